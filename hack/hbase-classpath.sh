@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Prints the classpath of the standalone HBase server (hbase-runtime/pom.xml), resolving it from
+# Maven Central on first use and caching it in target/.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+out="$root/target/hbase-runtime.classpath"
+if [ ! -s "$out" ] || [ "$root/hbase-runtime/pom.xml" -nt "$out" ]; then
+  mkdir -p "$root/target"
+  "$root/mvnw" -q -B -f "$root/hbase-runtime/pom.xml" dependency:build-classpath \
+    -Dmdep.outputFile="$out.tmp" -Dmdep.includeScope=runtime >&2
+  mv "$out.tmp" "$out"
+fi
+cat "$out"

@@ -1,0 +1,32 @@
+package io.hbaseqos.operator.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Required;
+
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class HBaseClusterSpec {
+
+  @Required
+  @JsonPropertyDescription("How the operator reaches the cluster.")
+  private ConnectionSpec connection;
+
+  @JsonPropertyDescription("Quota settings the cluster runs with, and how the operator keeps quotas in sync.")
+  private QuotaSettingsSpec quotas = new QuotaSettingsSpec();
+
+  public ConnectionSpec getConnection() {
+    return connection;
+  }
+
+  public void setConnection(ConnectionSpec connection) {
+    this.connection = connection;
+  }
+
+  public QuotaSettingsSpec getQuotas() {
+    return quotas;
+  }
+
+  public void setQuotas(QuotaSettingsSpec quotas) {
+    this.quotas = quotas;
+  }
+}

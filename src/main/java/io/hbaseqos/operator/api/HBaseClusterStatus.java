@@ -1,0 +1,73 @@
+package io.hbaseqos.operator.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class HBaseClusterStatus extends ConditionedStatus {
+  private String hbaseVersion;
+  private String clusterId;
+  private Integer regionServers;
+  private Boolean rpcThrottleEnabled;
+  /** Whether the cluster has quota support (hbase.quota.enabled, i.e. an hbase:quota table). */
+  private Boolean quotasEnabled;
+  /** Subjects in hbase:quota owned by a TenantQuota. */
+  private Integer managedQuotas;
+  /** Subjects in hbase:quota no TenantQuota owns. */
+  private Integer unmanagedQuotas;
+
+  public String getHbaseVersion() {
+    return hbaseVersion;
+  }
+
+  public void setHbaseVersion(String hbaseVersion) {
+    this.hbaseVersion = hbaseVersion;
+  }
+
+  public String getClusterId() {
+    return clusterId;
+  }
+
+  public void setClusterId(String clusterId) {
+    this.clusterId = clusterId;
+  }
+
+  public Integer getRegionServers() {
+    return regionServers;
+  }
+
+  public void setRegionServers(Integer regionServers) {
+    this.regionServers = regionServers;
+  }
+
+  public Boolean getRpcThrottleEnabled() {
+    return rpcThrottleEnabled;
+  }
+
+  public void setRpcThrottleEnabled(Boolean rpcThrottleEnabled) {
+    this.rpcThrottleEnabled = rpcThrottleEnabled;
+  }
+
+  public Boolean getQuotasEnabled() {
+    return quotasEnabled;
+  }
+
+  public void setQuotasEnabled(Boolean quotasEnabled) {
+    this.quotasEnabled = quotasEnabled;
+  }
+
+  public Integer getManagedQuotas() {
+    return managedQuotas;
+  }
+
+  public void setManagedQuotas(Integer managedQuotas) {
+    this.managedQuotas = managedQuotas;
+  }
+
+  public Integer getUnmanagedQuotas() {
+    return unmanagedQuotas;
+  }
+
+  public void setUnmanagedQuotas(Integer unmanagedQuotas) {
+    this.unmanagedQuotas = unmanagedQuotas;
+  }
+}

@@ -1,0 +1,96 @@
+package io.hbaseqos.operator.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
+import java.util.ArrayList;
+import java.util.List;
+
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = "(has(self.throttles) && size(self.throttles) > 0) || (has(self.bypassGlobals) && self.bypassGlobals)",
+    message = "declare at least one throttle (or bypassGlobals: true)")
+@ValidationRule(value = "!has(self.bypassGlobals) || !self.bypassGlobals || (has(self.subject.user) && !has(self.subject.table) && !has(self.subject.namespace))",
+    message = "bypassGlobals applies to a user subject only (HBase stores it on the user, not on a user+table or user+namespace pair)")
+public class TenantQuotaSpec {
+
+  public enum Scope { MACHINE, CLUSTER }
+
+  public enum DeletionPolicy { Delete, Retain }
+
+  @Required
+  @ValidationRule(value = "self == oldSelf", message = "clusterRef is immutable; create a new TenantQuota instead")
+  @JsonPropertyDescription("The HBaseCluster (same namespace) whose quotas this resource manages.")
+  private ClusterRef clusterRef;
+
+  @Required
+  @ValidationRule(value = "self == oldSelf", message = "subject is immutable; create a new TenantQuota instead")
+  @JsonPropertyDescription("Who is throttled. Immutable.")
+  private QuotaSubject subject;
+
+  @Size(max = 13)
+  @ValidationRule(value = "self.all(x, self.exists_one(y, y.type == x.type))", message = "each throttle type may appear only once")
+  @JsonPropertyDescription("Throttles, at most one per HBase throttle type.")
+  private List<ThrottleSpec> throttles = new ArrayList<>();
+
+  @Default("MACHINE")
+  @JsonPropertyDescription("MACHINE: the limit applies on each RegionServer (HBase's default). CLUSTER: HBase divides it among RegionServers.")
+  private Scope scope = Scope.MACHINE;
+
+  @JsonPropertyDescription("User subjects only: the user ignores table, namespace and RegionServer throttles.")
+  private Boolean bypassGlobals;
+
+  @Default("Delete")
+  @JsonPropertyDescription("Delete: removing this resource removes its throttles from HBase. Retain: they stay.")
+  private DeletionPolicy deletionPolicy = DeletionPolicy.Delete;
+
+  public ClusterRef getClusterRef() {
+    return clusterRef;
+  }
+
+  public void setClusterRef(ClusterRef clusterRef) {
+    this.clusterRef = clusterRef;
+  }
+
+  public QuotaSubject getSubject() {
+    return subject;
+  }
+
+  public void setSubject(QuotaSubject subject) {
+    this.subject = subject;
+  }
+
+  public List<ThrottleSpec> getThrottles() {
+    return throttles;
+  }
+
+  public void setThrottles(List<ThrottleSpec> throttles) {
+    this.throttles = throttles;
+  }
+
+  public Scope getScope() {
+    return scope;
+  }
+
+  public void setScope(Scope scope) {
+    this.scope = scope;
+  }
+
+  public Boolean getBypassGlobals() {
+    return bypassGlobals;
+  }
+
+  public void setBypassGlobals(Boolean bypassGlobals) {
+    this.bypassGlobals = bypassGlobals;
+  }
+
+  public DeletionPolicy getDeletionPolicy() {
+    return deletionPolicy;
+  }
+
+  public void setDeletionPolicy(DeletionPolicy deletionPolicy) {
+    this.deletionPolicy = deletionPolicy;
+  }
+}

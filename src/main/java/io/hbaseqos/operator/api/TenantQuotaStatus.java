@@ -1,0 +1,77 @@
+package io.hbaseqos.operator.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.ArrayList;
+import java.util.List;
+
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class TenantQuotaStatus extends ConditionedStatus {
+  /** The subject, rendered (e.g. {@code user=alice,table=default:t1}). */
+  private String subject;
+  /** The throttles in HBase now, rendered in shell syntax, for {@code kubectl get}. */
+  private String summary;
+  /** The throttles in HBase now for this subject. */
+  private List<AppliedThrottle> throttles = new ArrayList<>();
+  private Boolean bypassGlobals;
+  /** When HBase was last brought in line with this resource (a write, or first seen in sync). */
+  private String lastSyncTime;
+  /** How often a change made outside the operator was undone. */
+  private Long driftCorrections;
+  private String lastDriftTime;
+
+  public String getSubject() {
+    return subject;
+  }
+
+  public void setSubject(String subject) {
+    this.subject = subject;
+  }
+
+  public String getSummary() {
+    return summary;
+  }
+
+  public void setSummary(String summary) {
+    this.summary = summary;
+  }
+
+  public List<AppliedThrottle> getThrottles() {
+    return throttles;
+  }
+
+  public void setThrottles(List<AppliedThrottle> throttles) {
+    this.throttles = throttles;
+  }
+
+  public Boolean getBypassGlobals() {
+    return bypassGlobals;
+  }
+
+  public void setBypassGlobals(Boolean bypassGlobals) {
+    this.bypassGlobals = bypassGlobals;
+  }
+
+  public String getLastSyncTime() {
+    return lastSyncTime;
+  }
+
+  public void setLastSyncTime(String lastSyncTime) {
+    this.lastSyncTime = lastSyncTime;
+  }
+
+  public Long getDriftCorrections() {
+    return driftCorrections;
+  }
+
+  public void setDriftCorrections(Long driftCorrections) {
+    this.driftCorrections = driftCorrections;
+  }
+
+  public String getLastDriftTime() {
+    return lastDriftTime;
+  }
+
+  public void setLastDriftTime(String lastDriftTime) {
+    this.lastDriftTime = lastDriftTime;
+  }
+}

@@ -1,0 +1,163 @@
+package io.hbaseqos.operator.hbase;
+
+import io.hbaseqos.operator.quota.Limit;
+import io.hbaseqos.operator.quota.QuotaOp;
+import io.hbaseqos.operator.quota.Subject;
+import io.hbaseqos.operator.quota.SubjectQuota;
+import io.hbaseqos.operator.quota.ThrottleKind;
+import java.io.IOException;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.ClusterMetrics;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.quotas.QuotaFilter;
+import org.apache.hadoop.hbase.quotas.QuotaScope;
+import org.apache.hadoop.hbase.quotas.QuotaSettings;
+import org.apache.hadoop.hbase.quotas.QuotaSettingsFactory;
+import org.apache.hadoop.hbase.quotas.QuotaType;
+import org.apache.hadoop.hbase.quotas.ThrottleSettings;
+import org.apache.hadoop.hbase.quotas.ThrottleType;
+
+/** {@link QuotaBackend} over the HBase Admin API. */
+public final class HBaseQuotaBackend implements QuotaBackend {
+
+  private static final TableName QUOTA_TABLE = TableName.valueOf("hbase", "quota");
+
+  private final Connection connection;
+
+  private HBaseQuotaBackend(Connection connection) {
+    this.connection = connection;
+  }
+
+  /**
+   * Client settings that make an unreachable cluster fail within seconds instead of retrying for
+   * minutes (HBase's defaults), so reconcile threads never pile up behind a dead cluster.
+   * Anything in {@code overrides} wins.
+   */
+  public static Configuration configuration(String quorum, String znodeParent, Map<String, String> overrides) {
+    Configuration conf = HBaseConfiguration.create();
+    conf.set("hbase.zookeeper.quorum", quorum);
+    if (znodeParent != null) {
+      conf.set("zookeeper.znode.parent", znodeParent);
+    }
+    conf.setInt("hbase.client.retries.number", 3);
+    conf.setInt("hbase.client.pause", 200);
+    conf.setInt("hbase.rpc.timeout", 10_000);
+    conf.setInt("hbase.client.operation.timeout", 20_000);
+    conf.setInt("hbase.client.meta.operation.timeout", 20_000);
+    conf.setInt("zookeeper.recovery.retry", 1);
+    conf.setInt("zookeeper.session.timeout", 20_000);
+    if (overrides != null) {
+      overrides.forEach(conf::set);
+    }
+    return conf;
+  }
+
+  public static HBaseQuotaBackend connect(Configuration conf) throws IOException {
+    return new HBaseQuotaBackend(ConnectionFactory.createConnection(conf));
+  }
+
+  @Override
+  public Map<Subject, SubjectQuota> readAll() throws IOException {
+    return read(new QuotaFilter());
+  }
+
+  @Override
+  public Map<Subject, SubjectQuota> readUser(String user) throws IOException {
+    return read(new QuotaFilter().setUserFilter(Pattern.quote(user)));
+  }
+
+  private Map<Subject, SubjectQuota> read(QuotaFilter filter) throws IOException {
+    List<QuotaSettings> settings;
+    try (Admin admin = connection.getAdmin()) {
+      settings = admin.getQuota(filter);
+    }
+    Map<Subject, SubjectQuota> out = new LinkedHashMap<>();
+    for (QuotaSettings s : settings) {
+      if (s.getRegionServer() != null) {
+        continue; // RegionServer-wide throttles are not tenant subjects
+      }
+      Subject subject = new Subject(s.getUserName(), s.getNamespace(),
+          s.getTableName() == null ? null : s.getTableName().getNameAsString());
+      SubjectQuota current = out.getOrDefault(subject, SubjectQuota.empty(subject));
+      if (s.getQuotaType() == QuotaType.GLOBAL_BYPASS) {
+        current = current.withBypass(true);
+      } else if (s instanceof ThrottleSettings t) {
+        ThrottleKind kind = ThrottleKind.valueOf(t.getThrottleType().name());
+        Limit.Scope scope = t.getQuotaScope() == QuotaScope.CLUSTER ? Limit.Scope.CLUSTER : Limit.Scope.MACHINE;
+        current = current.with(kind, new Limit(Math.max(1, t.getSoftLimit()), t.getTimeUnit(), scope));
+      } else {
+        continue; // space quotas are not managed here
+      }
+      out.put(subject, current);
+    }
+    return out;
+  }
+
+  @Override
+  public void apply(QuotaOp op) throws IOException {
+    QuotaSettings settings = toSettings(op);
+    try (Admin admin = connection.getAdmin()) {
+      admin.setQuota(settings);
+    }
+  }
+
+  static QuotaSettings toSettings(QuotaOp op) {
+    Subject s = op.subject();
+    if (op instanceof QuotaOp.SetBypassGlobals b) {
+      return QuotaSettingsFactory.bypassGlobals(s.user(), b.bypass());
+    }
+    if (op instanceof QuotaOp.SetThrottle set) {
+      ThrottleType type = ThrottleType.valueOf(set.kind().name());
+      Limit l = set.limit();
+      QuotaScope scope = l.scope() == Limit.Scope.CLUSTER ? QuotaScope.CLUSTER : QuotaScope.MACHINE;
+      return switch (s.kind()) {
+        case USER -> QuotaSettingsFactory.throttleUser(s.user(), type, l.amount(), l.timeUnit(), scope);
+        case USER_TABLE -> QuotaSettingsFactory.throttleUser(s.user(), TableName.valueOf(s.table()), type,
+            l.amount(), l.timeUnit(), scope);
+        case USER_NAMESPACE -> QuotaSettingsFactory.throttleUser(s.user(), s.namespace(), type, l.amount(),
+            l.timeUnit(), scope);
+        case TABLE -> QuotaSettingsFactory.throttleTable(TableName.valueOf(s.table()), type, l.amount(),
+            l.timeUnit(), scope);
+        case NAMESPACE -> QuotaSettingsFactory.throttleNamespace(s.namespace(), type, l.amount(), l.timeUnit(),
+            scope);
+      };
+    }
+    ThrottleType type = ThrottleType.valueOf(((QuotaOp.RemoveThrottle) op).kind().name());
+    return switch (s.kind()) {
+      case USER -> QuotaSettingsFactory.unthrottleUserByThrottleType(s.user(), type);
+      case USER_TABLE -> QuotaSettingsFactory.unthrottleUserByThrottleType(s.user(), TableName.valueOf(s.table()), type);
+      case USER_NAMESPACE -> QuotaSettingsFactory.unthrottleUserByThrottleType(s.user(), s.namespace(), type);
+      case TABLE -> QuotaSettingsFactory.unthrottleTableByThrottleType(TableName.valueOf(s.table()), type);
+      case NAMESPACE -> QuotaSettingsFactory.unthrottleNamespaceByThrottleType(s.namespace(), type);
+    };
+  }
+
+  @Override
+  public ClusterInfo describe() throws IOException {
+    try (Admin admin = connection.getAdmin()) {
+      ClusterMetrics m = admin.getClusterMetrics(EnumSet.of(ClusterMetrics.Option.HBASE_VERSION,
+          ClusterMetrics.Option.CLUSTER_ID, ClusterMetrics.Option.LIVE_SERVERS));
+      boolean quotas = admin.tableExists(QUOTA_TABLE);
+      return new ClusterInfo(m.getHBaseVersion(), m.getClusterId(), m.getLiveServerMetrics().size(),
+          admin.isRpcThrottleEnabled(), quotas);
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      connection.close();
+    } catch (IOException e) {
+      // closing a broken connection: nothing left to release
+    }
+  }
+}

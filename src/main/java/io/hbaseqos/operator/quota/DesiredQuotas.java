@@ -1,0 +1,113 @@
+package io.hbaseqos.operator.quota;
+
+import io.hbaseqos.operator.api.QuotaSubject;
+import io.hbaseqos.operator.api.TenantQuotaSpec;
+import io.hbaseqos.operator.api.ThrottleSpec;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Turns a TenantQuota spec into the settings HBase must hold, or into a list of errors naming
+ * each offending field. Repeats the checks the CRD schema makes, so that resources created
+ * without them (older CRD, schema validation off) still change nothing when invalid.
+ */
+public final class DesiredQuotas {
+
+  private DesiredQuotas() {}
+
+  /** Thrown with every problem found, not just the first. */
+  public static final class Invalid extends Exception {
+    private final List<InvalidSpecException> errors;
+
+    Invalid(List<InvalidSpecException> errors) {
+      super(String.join("; ", errors.stream().map(Throwable::getMessage).toList()));
+      this.errors = List.copyOf(errors);
+    }
+
+    public List<InvalidSpecException> errors() {
+      return errors;
+    }
+  }
+
+  public static Subject subjectOf(QuotaSubject s) {
+    return new Subject(s.getUser(), s.getNamespace(), s.getTable());
+  }
+
+  public static SubjectQuota from(TenantQuotaSpec spec) throws Invalid {
+    List<InvalidSpecException> errors = new ArrayList<>();
+    if (spec == null) {
+      throw new Invalid(List.of(new InvalidSpecException("spec", "is missing")));
+    }
+    if (spec.getClusterRef() == null || spec.getClusterRef().getName() == null
+        || spec.getClusterRef().getName().isBlank()) {
+      errors.add(new InvalidSpecException("spec.clusterRef.name", "is required"));
+    }
+    QuotaSubject qs = spec.getSubject();
+    Subject subject = null;
+    if (qs == null) {
+      errors.add(new InvalidSpecException("spec.subject", "is required"));
+    } else {
+      List<InvalidSpecException> subjectErrors =
+          Subject.validate(qs.getUser(), qs.getNamespace(), qs.getTable(), "spec.subject");
+      errors.addAll(subjectErrors);
+      if (subjectErrors.isEmpty()) {
+        subject = subjectOf(qs);
+      }
+    }
+    Limit.Scope defaultScope = spec.getScope() == TenantQuotaSpec.Scope.CLUSTER ? Limit.Scope.CLUSTER : Limit.Scope.MACHINE;
+    Map<ThrottleKind, Limit> throttles = new EnumMap<>(ThrottleKind.class);
+    List<ThrottleSpec> list = spec.getThrottles() == null ? List.of() : spec.getThrottles();
+    java.util.Set<ThrottleKind> seen = java.util.EnumSet.noneOf(ThrottleKind.class);
+    for (int i = 0; i < list.size(); i++) {
+      String field = "spec.throttles[" + i + "]";
+      ThrottleSpec t = list.get(i);
+      if (t == null || t.getType() == null) {
+        errors.add(new InvalidSpecException(field + ".type", "is required (one of the HBase throttle types)"));
+        continue;
+      }
+      if (!seen.add(t.getType())) {
+        errors.add(new InvalidSpecException(field + ".type", t.getType() + " appears more than once"));
+        continue;
+      }
+      Limit.Scope scope = t.getScope() == null ? defaultScope
+          : t.getScope() == TenantQuotaSpec.Scope.CLUSTER ? Limit.Scope.CLUSTER : Limit.Scope.MACHINE;
+      try {
+        throttles.put(t.getType(), limitOf(t, scope, field));
+      } catch (InvalidSpecException e) {
+        errors.add(e);
+      }
+    }
+    boolean bypass = Boolean.TRUE.equals(spec.getBypassGlobals());
+    if (bypass && subject != null && subject.kind() != Subject.Kind.USER) {
+      errors.add(new InvalidSpecException("spec.bypassGlobals", "applies to a user subject only"));
+    }
+    if (throttles.isEmpty() && !bypass && errors.isEmpty()) {
+      errors.add(new InvalidSpecException("spec.throttles", "declare at least one throttle (or bypassGlobals: true)"));
+    }
+    if (!errors.isEmpty()) {
+      throw new Invalid(errors);
+    }
+    return new SubjectQuota(subject, throttles, bypass);
+  }
+
+  private static Limit limitOf(ThrottleSpec t, Limit.Scope scope, String field) throws InvalidSpecException {
+    boolean hasLimit = t.getLimit() != null;
+    boolean hasValue = t.getValue() != null;
+    if (hasLimit == hasValue) {
+      throw new InvalidSpecException(field, "set either limit (e.g. " + LimitSyntax.example(t.getType())
+          + ") or value with timeUnit, exactly one");
+    }
+    if (hasLimit) {
+      if (t.getTimeUnit() != null || t.getSizeUnit() != null) {
+        throw new InvalidSpecException(field, "timeUnit and sizeUnit go with value; a shell limit carries its own units");
+      }
+      return LimitSyntax.parse(t.getType(), t.getLimit(), scope, field + ".limit");
+    }
+    TimeUnit unit = t.getTimeUnit() == null ? TimeUnit.SECONDS : LimitSyntax.timeUnit(t.getTimeUnit().name());
+    return LimitSyntax.of(t.getType(), t.getValue(), t.getSizeUnit() == null ? null : t.getSizeUnit().name(),
+        unit, scope, field);
+  }
+}

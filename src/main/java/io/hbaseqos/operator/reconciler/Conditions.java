@@ -1,0 +1,57 @@
+package io.hbaseqos.operator.reconciler;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.hbaseqos.operator.api.ConditionedStatus;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/** Kubernetes-convention conditions that change only when their status, reason or message changes. */
+public final class Conditions {
+  public static final String READY = "Ready";
+  public static final String CONFLICT = "Conflict";
+  public static final String SYNCED = "Synced";
+  public static final String REACHABLE = "Reachable";
+  public static final String QUOTAS_ENABLED = "QuotasEnabled";
+
+  private Conditions() {}
+
+  /** Sets a condition; keeps lastTransitionTime unless the status flips. */
+  public static void set(ConditionedStatus st, String type, boolean status, String reason, String message,
+      Long generation, Instant now) {
+    List<Condition> list = st.getConditions() == null ? new ArrayList<>() : new ArrayList<>(st.getConditions());
+    String s = status ? "True" : "False";
+    Condition old = list.stream().filter(c -> type.equals(c.getType())).findFirst().orElse(null);
+    if (old != null && s.equals(old.getStatus()) && Objects.equals(reason, old.getReason())
+        && Objects.equals(message, old.getMessage()) && Objects.equals(generation, old.getObservedGeneration())) {
+      return;
+    }
+    String transition = old != null && s.equals(old.getStatus()) ? old.getLastTransitionTime() : now.toString();
+    Condition c = new ConditionBuilder().withType(type).withStatus(s).withReason(reason).withMessage(message)
+        .withObservedGeneration(generation).withLastTransitionTime(transition).build();
+    if (old != null) {
+      list.set(list.indexOf(old), c);
+    } else {
+      list.add(c);
+    }
+    st.setConditions(list);
+  }
+
+  public static void remove(ConditionedStatus st, String type) {
+    if (st.getConditions() != null && st.getConditions().stream().anyMatch(c -> type.equals(c.getType()))) {
+      List<Condition> list = new ArrayList<>(st.getConditions());
+      list.removeIf(c -> type.equals(c.getType()));
+      st.setConditions(list);
+    }
+  }
+
+  public static boolean isTrue(ConditionedStatus st, String type) {
+    return st != null && st.condition(type).map(c -> "True".equals(c.getStatus())).orElse(false);
+  }
+
+  public static String reason(ConditionedStatus st, String type) {
+    return st == null ? null : st.condition(type).map(Condition::getReason).orElse(null);
+  }
+}

@@ -1,0 +1,179 @@
+package io.hbaseqos.operator.reconciler;
+
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.hbaseqos.operator.api.HBaseCluster;
+import io.hbaseqos.operator.api.HBaseClusterStatus;
+import io.hbaseqos.operator.api.QuotaSettingsSpec;
+import io.hbaseqos.operator.cluster.ClusterRegistry;
+import io.hbaseqos.operator.cluster.ClusterState;
+import io.hbaseqos.operator.hbase.ClusterInfo;
+import io.hbaseqos.operator.metrics.OperatorMetrics;
+import io.hbaseqos.operator.quota.Durations;
+import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * Registers each HBaseCluster's connection with the {@link ClusterRegistry} (which runs its
+ * resync loop) and reports what the loop learned: reachability, version, RegionServers, whether
+ * quotas and RPC throttling are on, and how many quotas are managed.
+ */
+@ControllerConfiguration(name = HBaseClusterReconciler.NAME)
+public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner<HBaseCluster> {
+  public static final String NAME = "hbasecluster";
+
+  private final ClusterRegistry registry;
+  private final EventRecorder events;
+  private final OperatorMetrics metrics;
+  private final Clock clock;
+
+  @Inject
+  public HBaseClusterReconciler(ClusterRegistry registry, EventRecorder events, OperatorMetrics metrics, Clock clock) {
+    this.registry = registry;
+    this.events = events;
+    this.metrics = metrics;
+    this.clock = clock;
+  }
+
+  @Override
+  public List<EventSource<?, HBaseCluster>> prepareEventSources(EventSourceContext<HBaseCluster> context) {
+    ResourceTrigger<HBaseCluster> trigger = new ResourceTrigger<>("hbasecluster-trigger");
+    registry.bindClusters(trigger);
+    return List.of(trigger);
+  }
+
+  @Override
+  public UpdateControl<HBaseCluster> reconcile(HBaseCluster hc, Context<HBaseCluster> context) {
+    HBaseClusterStatus old = hc.getStatus() == null ? new HBaseClusterStatus() : hc.getStatus();
+    HBaseClusterStatus st = Serialization.unmarshal(Serialization.asJson(old), HBaseClusterStatus.class);
+    Long gen = hc.getMetadata().getGeneration();
+    Instant now = clock.instant();
+
+    List<String> errors = validate(hc);
+    if (!errors.isEmpty()) {
+      String msg = String.join("; ", errors);
+      if (!"InvalidSpec".equals(Conditions.reason(old, Conditions.READY))) {
+        metrics.invalidResource("HBaseCluster");
+        events.warning(hc, "InvalidSpec", msg);
+      }
+      Conditions.set(st, Conditions.READY, false, "InvalidSpec", msg, gen, now);
+      return finish(hc, old, st, gen);
+    }
+    ClusterState state = registry.upsert(hc);
+    String key = state.id();
+    if (!state.isAvailable()) {
+      if (!"Unreachable".equals(Conditions.reason(old, Conditions.REACHABLE))) {
+        events.warning(hc, "Unreachable", state.lastError() + ": " + state.lastErrorDetail());
+      }
+      Conditions.set(st, Conditions.REACHABLE, false, "Unreachable", state.lastError(), gen, now);
+      Conditions.set(st, Conditions.READY, false, "Unreachable", state.lastError(), gen, now);
+      return finish(hc, old, st, gen);
+    }
+    ClusterInfo info = state.info();
+    if (info == null) {
+      Conditions.set(st, Conditions.READY, false, "Connecting", "waiting for the first resync of the cluster", gen, now);
+      return finish(hc, old, st, gen);
+    }
+    if (!Conditions.isTrue(old, Conditions.REACHABLE)) {
+      events.normal(hc, "Reachable", "connected to HBase " + info.version() + " with " + info.regionServers()
+          + " RegionServer(s)");
+    }
+    Conditions.set(st, Conditions.REACHABLE, true, "Connected", "HBase " + info.version() + " answers", gen, now);
+    st.setHbaseVersion(info.version());
+    st.setClusterId(info.clusterId());
+    st.setRegionServers(info.regionServers());
+    st.setRpcThrottleEnabled(info.rpcThrottleEnabled());
+    st.setQuotasEnabled(info.quotasEnabled());
+    int[] counts = registry.managedAndUnmanaged(key);
+    if (counts != null) {
+      st.setManagedQuotas(counts[0]);
+      st.setUnmanagedQuotas(counts[1]);
+    }
+    boolean expectQuotas = hc.getSpec().getQuotas() == null || !Boolean.FALSE.equals(hc.getSpec().getQuotas().getEnabled());
+    if (expectQuotas && !info.quotasEnabled()) {
+      String msg = "the cluster has no hbase:quota table: set hbase.quota.enabled=true on the master and every "
+          + "RegionServer, then restart them; throttles cannot be set until then";
+      if (!"QuotasDisabled".equals(Conditions.reason(old, Conditions.READY))) {
+        events.warning(hc, "QuotasDisabled", msg);
+      }
+      Conditions.set(st, Conditions.QUOTAS_ENABLED, false, "QuotasDisabled", msg, gen, now);
+      Conditions.set(st, Conditions.READY, false, "QuotasDisabled", msg, gen, now);
+      return finish(hc, old, st, gen);
+    }
+    Conditions.set(st, Conditions.QUOTAS_ENABLED, info.quotasEnabled(), info.quotasEnabled() ? "Enabled" : "Disabled",
+        info.quotasEnabled() ? "hbase:quota exists" : "quotas are off, as declared", gen, now);
+    String msg = info.rpcThrottleEnabled() ? "quotas are managed"
+        : "quotas are managed, but RPC throttling is switched off in HBase (switch_rpc_throttle): limits are stored, not enforced";
+    Conditions.set(st, Conditions.READY, true, info.rpcThrottleEnabled() ? "Ready" : "ThrottlingDisabled", msg, gen, now);
+    return finish(hc, old, st, gen);
+  }
+
+  static List<String> validate(HBaseCluster hc) {
+    List<String> errors = new ArrayList<>();
+    if (hc.getSpec() == null || hc.getSpec().getConnection() == null
+        || hc.getSpec().getConnection().getZookeeperQuorum() == null) {
+      errors.add("spec.connection.zookeeperQuorum: is required");
+      return errors;
+    }
+    QuotaSettingsSpec q = hc.getSpec().getQuotas();
+    if (q != null) {
+      duration(errors, "spec.quotas.resyncPeriod", q.getResyncPeriod(), Duration.ofSeconds(1));
+      duration(errors, "spec.quotas.refreshPeriod", q.getRefreshPeriod(), Duration.ofMillis(1));
+      List<String> ignore = q.getUnmanagedIgnore() == null ? List.of() : q.getUnmanagedIgnore();
+      for (int i = 0; i < ignore.size(); i++) {
+        try {
+          Pattern.compile(ignore.get(i));
+        } catch (PatternSyntaxException e) {
+          errors.add("spec.quotas.unmanagedIgnore[" + i + "]: not a regular expression: " + e.getDescription());
+        }
+      }
+    }
+    return errors;
+  }
+
+  private static void duration(List<String> errors, String field, String value, Duration min) {
+    try {
+      Duration d = Durations.parse(value, min);
+      if (d.compareTo(min) < 0) {
+        errors.add(field + ": must be at least " + min.toMillis() + "ms");
+      }
+    } catch (IllegalArgumentException e) {
+      errors.add(field + ": " + e.getMessage());
+    }
+  }
+
+  private UpdateControl<HBaseCluster> finish(HBaseCluster hc, HBaseClusterStatus old, HBaseClusterStatus st, Long gen) {
+    st.setObservedGeneration(gen);
+    if (Serialization.asJson(old).equals(Serialization.asJson(st))) {
+      return UpdateControl.noUpdate();
+    }
+    hc.setStatus(st);
+    return UpdateControl.patchStatus(hc);
+  }
+
+  @Override
+  public DeleteControl cleanup(HBaseCluster hc, Context<HBaseCluster> context) {
+    String key = ClusterRegistry.clusterKey(hc.getMetadata().getNamespace(), hc.getMetadata().getName());
+    int remaining = registry.tenantsOf(key).size();
+    if (remaining > 0) {
+      events.normal(hc, "WaitingForTenants", remaining + " TenantQuota(s) still reference this cluster; "
+          + "it is removed once their throttles are cleaned up");
+      return DeleteControl.noFinalizerRemoval().rescheduleAfter(5_000);
+    }
+    registry.remove(key);
+    return DeleteControl.defaultDelete();
+  }
+}

@@ -1,0 +1,194 @@
+package io.hbaseqos.operator.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.hbaseqos.operator.support.KubeApi;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The generated CRDs on a real kube-apiserver: bad input is refused at admission with a readable message. */
+class CrdValidationIT {
+  static KubernetesClient k8s;
+  static String ns;
+
+  @BeforeAll
+  static void setUp() {
+    k8s = KubeApi.client();
+    ns = KubeApi.newNamespace("crd");
+  }
+
+  static String tenant(String name, String subject, String throttles, String extra) {
+    return """
+        apiVersion: hbaseqos.io/v1alpha1
+        kind: TenantQuota
+        metadata:
+          name: %s
+          namespace: %s
+        spec:
+          clusterRef: {name: prod}
+          subject: %s
+          throttles: %s
+        %s""".formatted(name, ns, subject, throttles, extra == null ? "" : "  " + extra);
+  }
+
+  static GenericKubernetesResource create(String yaml) {
+    return k8s.resource(Serialization.unmarshal(yaml, GenericKubernetesResource.class)).create();
+  }
+
+  @Test
+  void aValidTenantQuotaIsAcceptedAndDefaulted() {
+    GenericKubernetesResource r = create(tenant("ok", "{user: alice}", "[{type: REQUEST_NUMBER, limit: 2500req/sec}, "
+        + "{type: READ_SIZE, value: 10, sizeUnit: M, timeUnit: sec}, {type: WRITE_CAPACITY_UNIT, limit: 100CU/min}]", null));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> spec = (Map<String, Object>) r.getAdditionalProperties().get("spec");
+    assertThat(spec).containsEntry("scope", "MACHINE").containsEntry("deletionPolicy", "Delete");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "negative limit | {user: a} | [{type: REQUEST_NUMBER, limit: -5req/sec}] | should match",
+      "zero structured value | {user: a} | [{type: REQUEST_NUMBER, value: 0}] | should be greater than or equal to 1",
+      "negative structured value | {user: a} | [{type: REQUEST_NUMBER, value: -3}] | should be greater than or equal to 1",
+      "unknown unit | {user: a} | [{type: REQUEST_NUMBER, limit: 5ops/sec}] | should match",
+      "unknown time unit | {user: a} | [{type: REQUEST_NUMBER, limit: 5req/week}] | should match",
+      "malformed shell string | {user: a} | [{type: REQUEST_NUMBER, limit: 'five req per sec'}] | should match",
+      "wrong unit for type | {user: a} | [{type: READ_SIZE, limit: 5req/sec}] | limit has the wrong unit for its type",
+      "unknown throttle type | {user: a} | [{type: READ_OPS, limit: 5req/sec}] | Unsupported value: \"READ_OPS\"",
+      "limit and value | {user: a} | [{type: REQUEST_NUMBER, limit: 5req/sec, value: 5}] | exactly one",
+      "neither limit nor value | {user: a} | [{type: REQUEST_NUMBER}] | exactly one",
+      "enormous value | {user: a} | [{type: REQUEST_NUMBER, value: 90071992547409930}] | should be less than or equal to",
+      "enormous shell number | {user: a} | [{type: REQUEST_NUMBER, limit: 99999999999999999req/sec}] | should match",
+      "size unit on a count | {user: a} | [{type: REQUEST_NUMBER, value: 5, sizeUnit: M}] | sizeUnit applies to *_SIZE",
+      "duplicate type | {user: a} | [{type: REQUEST_NUMBER, limit: 5req/sec}, {type: REQUEST_NUMBER, limit: 6req/sec}] | each throttle type may appear only once",
+      "empty subject | {} | [{type: REQUEST_NUMBER, limit: 5req/sec}] | subject needs a user, a namespace or a table",
+      "namespace and table | {namespace: ns, table: t} | [{type: REQUEST_NUMBER, limit: 5req/sec}] | cannot set both namespace and table",
+      "illegal table name | {table: 'bad/table'} | [{type: REQUEST_NUMBER, limit: 5req/sec}] | should match",
+      "illegal namespace name | {namespace: 'bad-ns'} | [{type: REQUEST_NUMBER, limit: 5req/sec}] | should match",
+      "system namespace | {namespace: hbase} | [{type: REQUEST_NUMBER, limit: 5req/sec}] | system namespaces",
+      "system table | {table: 'hbase:meta'} | [{type: REQUEST_NUMBER, limit: 5req/sec}] | never throttled by HBase",
+      "backup namespace | {user: u, namespace: backup} | [{type: REQUEST_NUMBER, limit: 5req/sec}] | system namespaces",
+      "no throttles | {user: a} | [] | declare at least one throttle",
+  })
+  void invalidTenantQuotasAreRejected(String what, String subject, String throttles, String message) {
+    String name = "bad-" + Integer.toHexString(what.hashCode());
+    assertThatThrownBy(() -> create(tenant(name, subject, throttles, null)))
+        .isInstanceOf(KubernetesClientException.class).hasMessageContaining(message);
+    assertThat(k8s.genericKubernetesResources("hbaseqos.io/v1alpha1", "TenantQuota").inNamespace(ns).withName(name).get())
+        .isNull();
+  }
+
+  @Test
+  void missingClusterRefAndBadPolicyAreRejected() {
+    assertThatThrownBy(() -> create("""
+        apiVersion: hbaseqos.io/v1alpha1
+        kind: TenantQuota
+        metadata: {name: no-cluster, namespace: %s}
+        spec:
+          subject: {user: a}
+          throttles: [{type: REQUEST_NUMBER, limit: 5req/sec}]
+        """.formatted(ns))).hasMessageContaining("spec.clusterRef: Required value");
+    assertThatThrownBy(() -> create(tenant("bad-policy", "{user: a}", "[{type: REQUEST_NUMBER, limit: 5req/sec}]",
+        "deletionPolicy: Forget"))).hasMessageContaining("Unsupported value: \"Forget\"");
+    assertThatThrownBy(() -> create(tenant("bad-bypass", "{user: a, table: t}",
+        "[{type: REQUEST_NUMBER, limit: 5req/sec}]", "bypassGlobals: true"))).hasMessageContaining("bypassGlobals applies to a user subject only");
+  }
+
+  @Test
+  void subjectAndClusterAreImmutable() {
+    create(tenant("immutable", "{user: alice}", "[{type: REQUEST_NUMBER, limit: 5req/sec}]", null));
+    var res = k8s.genericKubernetesResources("hbaseqos.io/v1alpha1", "TenantQuota").inNamespace(ns).withName("immutable");
+    assertThatThrownBy(() -> res.edit(r -> {
+      @SuppressWarnings("unchecked")
+      Map<String, Object> spec = (Map<String, Object>) r.getAdditionalProperties().get("spec");
+      spec.put("subject", Map.of("user", "mallory"));
+      return r;
+    })).hasMessageContaining("subject is immutable");
+    assertThatThrownBy(() -> res.edit(r -> {
+      @SuppressWarnings("unchecked")
+      Map<String, Object> spec = (Map<String, Object>) r.getAdditionalProperties().get("spec");
+      spec.put("clusterRef", Map.of("name", "other"));
+      return r;
+    })).hasMessageContaining("clusterRef is immutable");
+    // limits may change
+    res.edit(r -> {
+      @SuppressWarnings("unchecked")
+      Map<String, Object> spec = (Map<String, Object>) r.getAdditionalProperties().get("spec");
+      spec.put("throttles", List.of(Map.of("type", "REQUEST_NUMBER", "limit", "6req/sec")));
+      return r;
+    });
+  }
+
+  @Test
+  void hbaseClusterSpecIsValidated() {
+    assertThatThrownBy(() -> create("""
+        apiVersion: hbaseqos.io/v1alpha1
+        kind: HBaseCluster
+        metadata: {name: bad, namespace: %s}
+        spec:
+          connection: {zookeeperQuorum: 'zk-0:2181;rm -rf'}
+        """.formatted(ns))).hasMessageContaining("should match");
+    assertThatThrownBy(() -> create("""
+        apiVersion: hbaseqos.io/v1alpha1
+        kind: HBaseCluster
+        metadata: {name: bad2, namespace: %s}
+        spec:
+          connection: {zookeeperQuorum: zk-0, clientConfig: {hbase.zookeeper.quorum: other}}
+          quotas: {resyncPeriod: 1 minute, unmanagedPolicy: Delete}
+        """.formatted(ns))).hasMessageContaining("zookeeperQuorum and znodeParent")
+        .hasMessageContaining("spec.quotas.resyncPeriod").hasMessageContaining("Unsupported value: \"Delete\"");
+    GenericKubernetesResource ok = create("""
+        apiVersion: hbaseqos.io/v1alpha1
+        kind: HBaseCluster
+        metadata: {name: ok, namespace: %s}
+        spec:
+          connection: {zookeeperQuorum: 'zk-0.zk:2181,zk-1.zk:2181'}
+        """.formatted(ns));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> spec = (Map<String, Object>) ok.getAdditionalProperties().get("spec");
+    @SuppressWarnings("unchecked")
+    Map<String, Object> conn = (Map<String, Object>) spec.get("connection");
+    assertThat(conn).containsEntry("znodeParent", "/hbase");
+  }
+
+  @Test
+  void kubectlShowsReadableErrorsAndTheExamplesApply() throws Exception {
+    Path bad = Files.createTempFile("bad-tq", ".yaml");
+    Files.writeString(bad, tenant("kubectl-bad", "{namespace: hbase}", "[{type: READ_SIZE, limit: 10req/sec}]", null));
+    ProcessResult r = kubectl("apply", "-f", bad.toString());
+    assertThat(r.exit).isNotZero();
+    assertThat(r.output).contains("system namespaces").contains("limit has the wrong unit for its type");
+
+    String exNs = KubeApi.newNamespace("examples");
+    r = kubectl("apply", "-n", exNs, "-f", io.hbaseqos.operator.support.Paths.projectDir().resolve("examples").toString());
+    assertThat(r.exit).as(r.output).isZero();
+    r = kubectl("get", "-n", exNs, "tq");
+    assertThat(r.output).contains("CLUSTER").contains("SUBJECT").contains("LIMITS").contains("READY");
+    r = kubectl("get", "-n", exNs, "hbc");
+    assertThat(r.exit).as(r.output).isZero();
+    assertThat(r.output).contains("REGIONSERVERS");
+  }
+
+  record ProcessResult(int exit, String output) {}
+
+  static ProcessResult kubectl(String... args) throws Exception {
+    List<String> cmd = new java.util.ArrayList<>(List.of(KubeApi.kubectl(), "--kubeconfig", KubeApi.kubeconfig().toString()));
+    cmd.addAll(List.of(args));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    p.waitFor(60, TimeUnit.SECONDS);
+    return new ProcessResult(p.exitValue(), out);
+  }
+}

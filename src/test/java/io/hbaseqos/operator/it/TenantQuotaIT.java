@@ -1,0 +1,324 @@
+package io.hbaseqos.operator.it;
+
+import static io.hbaseqos.operator.support.Resources.cluster;
+import static io.hbaseqos.operator.support.Resources.namespace;
+import static io.hbaseqos.operator.support.Resources.t;
+import static io.hbaseqos.operator.support.Resources.table;
+import static io.hbaseqos.operator.support.Resources.tenant;
+import static io.hbaseqos.operator.support.Resources.user;
+import static io.hbaseqos.operator.support.Resources.userTable;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hbaseqos.operator.api.HBaseCluster;
+import io.hbaseqos.operator.api.TenantQuota;
+import io.hbaseqos.operator.api.TenantQuotaSpec;
+import io.hbaseqos.operator.api.ThrottleSpec;
+import io.hbaseqos.operator.cluster.ClusterRegistry;
+import io.hbaseqos.operator.quota.ThrottleKind;
+import io.hbaseqos.operator.support.HBaseQuotas;
+import io.hbaseqos.operator.support.KubeApi;
+import io.hbaseqos.operator.support.StandaloneHBase;
+import io.hbaseqos.operator.support.OperatorHarness;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.quotas.QuotaSettingsFactory;
+import org.apache.hadoop.hbase.quotas.ThrottleType;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** TenantQuota reconcile rules, end to end: real kube-apiserver, real HBase 2.6.4, the real reconcilers. */
+class TenantQuotaIT {
+  static KubernetesClient k8s;
+  static OperatorHarness operator;
+  String ns;
+
+  @BeforeAll
+  static void start() {
+    StandaloneHBase.shared();
+    k8s = KubeApi.client();
+    operator = new OperatorHarness(k8s);
+  }
+
+  @AfterAll
+  static void stop() {
+    operator.close();
+  }
+
+  @BeforeEach
+  void namespaceWithCluster() {
+    ns = KubeApi.newNamespace("tq");
+    k8s.resource(cluster(ns, "hb", StandaloneHBase.shared().connectionSpec(), "2s")).create();
+    awaitClusterReady(ns, "hb");
+  }
+
+  static void awaitClusterReady(String ns, String name) {
+    await().atMost(60, TimeUnit.SECONDS).until(() -> {
+      HBaseCluster c = k8s.resources(HBaseCluster.class).inNamespace(ns).withName(name).get();
+      return c.getStatus() != null && c.getStatus().condition("Ready").map(x -> "True".equals(x.getStatus())).orElse(false);
+    });
+  }
+
+  TenantQuota get(String name) {
+    return k8s.resources(TenantQuota.class).inNamespace(ns).withName(name).get();
+  }
+
+  Condition condition(String name, String type) {
+    TenantQuota tq = get(name);
+    return tq == null || tq.getStatus() == null ? null : tq.getStatus().condition(type).orElse(null);
+  }
+
+  void awaitReady(String name) {
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> {
+      TenantQuota tq = get(name);
+      assertThat(tq.getStatus()).isNotNull();
+      assertThat(tq.getStatus().getObservedGeneration()).isEqualTo(tq.getMetadata().getGeneration());
+      assertThat(condition(name, "Ready").getStatus()).isEqualTo("True");
+    });
+  }
+
+  void awaitReason(String name, String reason) {
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> {
+      Condition c = condition(name, "Ready");
+      assertThat(c).isNotNull();
+      assertThat(c.getReason()).isEqualTo(reason);
+    });
+  }
+
+  List<Event> events(String name) {
+    return k8s.v1().events().inNamespace(ns).list().getItems().stream()
+        .filter(e -> name.equals(e.getInvolvedObject().getName())).toList();
+  }
+
+  @Test
+  void appliesChangesAndRemovesThrottlesExactly() {
+    String u = "alice-" + ns;
+    k8s.resource(tenant(ns, "alice", "hb", user(u), t(ThrottleKind.REQUEST_NUMBER, "2500req/sec"),
+        t(ThrottleKind.READ_SIZE, "10M/sec"), t(ThrottleKind.WRITE_CAPACITY_UNIT, "100CU/min"))).create();
+    awaitReady("alice");
+    assertThat(HBaseQuotas.user(u)).isEqualTo(Map.of("REQUEST_NUMBER", "2500req/sec", "READ_SIZE", "10M/sec",
+        "WRITE_CAPACITY_UNIT", "100CU/min"));
+    TenantQuota tq = get("alice");
+    assertThat(tq.getStatus().getSubject()).isEqualTo("user=" + u);
+    assertThat(tq.getStatus().getSummary()).contains("REQUEST_NUMBER=2500req/sec");
+    assertThat(tq.getStatus().getThrottles()).hasSize(3);
+    assertThat(tq.getStatus().getLastSyncTime()).isNotNull();
+
+    // change one limit in place and drop one type
+    tq.getSpec().setThrottles(List.of(t(ThrottleKind.REQUEST_NUMBER, "3000req/sec"), t(ThrottleKind.READ_SIZE, "10M/sec")));
+    k8s.resource(tq).update();
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> assertThat(HBaseQuotas.user(u))
+        .isEqualTo(Map.of("REQUEST_NUMBER", "3000req/sec", "READ_SIZE", "10M/sec")));
+    awaitReady("alice");
+    assertThat(events("alice")).anySatisfy(e -> assertThat(e.getReason()).isEqualTo("Applied"));
+
+    k8s.resource(get("alice")).delete();
+    await().atMost(30, TimeUnit.SECONDS).until(() -> get("alice") == null);
+    assertThat(HBaseQuotas.user(u)).isEmpty();
+  }
+
+  @Test
+  void everySubjectKindAndScope() throws Exception {
+    try (var admin = StandaloneHBase.shared().admin()) {
+      admin.createNamespace(org.apache.hadoop.hbase.NamespaceDescriptor.create("ns_" + ns.replace('-', '_')).build());
+    }
+    String hns = "ns_" + ns.replace('-', '_');
+    k8s.resource(tenant(ns, "by-ns", "hb", namespace(hns), t(ThrottleKind.WRITE_NUMBER, "50req/sec"))).create();
+    k8s.resource(tenant(ns, "by-table", "hb", table(hns + ":orders"), t(ThrottleKind.READ_NUMBER, "70req/min"))).create();
+    TenantQuota ut = tenant(ns, "by-user-table", "hb", userTable("bob-" + ns, hns + ":orders"),
+        t(ThrottleKind.REQUEST_SIZE, "1G/hour"));
+    ut.getSpec().setScope(TenantQuotaSpec.Scope.CLUSTER);
+    k8s.resource(ut).create();
+    k8s.resource(tenant(ns, "by-user-ns", "hb", new io.hbaseqos.operator.api.QuotaSubject("carol-" + ns, hns, null),
+        t(ThrottleKind.ATOMIC_REQUEST_NUMBER, "5req/sec"), t(ThrottleKind.REQUEST_HANDLER_USAGE_MS, "500ms/sec"))).create();
+    ThrottleSpec structured = new ThrottleSpec();
+    structured.setType(ThrottleKind.READ_CAPACITY_UNIT);
+    structured.setValue(42L);
+    structured.setTimeUnit(ThrottleSpec.TimeUnitName.day);
+    TenantQuota bypass = tenant(ns, "bypass", "hb", user("dave-" + ns), structured);
+    bypass.getSpec().setBypassGlobals(true);
+    k8s.resource(bypass).create();
+    for (String n : List.of("by-ns", "by-table", "by-user-table", "by-user-ns", "bypass")) {
+      awaitReady(n);
+    }
+    assertThat(HBaseQuotas.of(null, hns, null)).isEqualTo(Map.of("WRITE_NUMBER", "50req/sec"));
+    assertThat(HBaseQuotas.of(null, null, hns + ":orders")).isEqualTo(Map.of("READ_NUMBER", "70req/min"));
+    assertThat(HBaseQuotas.of("bob-" + ns, null, hns + ":orders")).isEqualTo(Map.of("REQUEST_SIZE", "1G/hour(cluster)"));
+    assertThat(HBaseQuotas.of("carol-" + ns, hns, null))
+        .isEqualTo(Map.of("ATOMIC_REQUEST_NUMBER", "5req/sec", "REQUEST_HANDLER_USAGE_MS", "500ms/sec"));
+    assertThat(HBaseQuotas.user("dave-" + ns)).isEqualTo(Map.of("READ_CAPACITY_UNIT", "42CU/day", "GLOBAL_BYPASS", "true"));
+  }
+
+  @Test
+  void idleReconcilesAndResyncsWriteNothing() {
+    String u = "erin-" + ns;
+    k8s.resource(tenant(ns, "erin", "hb", user(u), t(ThrottleKind.REQUEST_NUMBER, "100req/sec"))).create();
+    awaitReady("erin");
+    String key = ClusterRegistry.clusterKey(ns, "hb");
+    // let the resyncs right after creation settle, then measure
+    await().pollDelay(Duration.ofSeconds(3)).atMost(10, TimeUnit.SECONDS).until(() -> true);
+    TenantQuota before = get("erin");
+    long writes = operator.hbaseCalls(key, "setQuota");
+    long scans = operator.hbaseCalls(key, "readAll");
+    for (int i = 0; i < 3; i++) {
+      operator.registry.resync(key);
+      operator.registry.triggerTenant(before); // a full reconcile with nothing to do
+    }
+    await().pollDelay(Duration.ofSeconds(5)).atMost(10, TimeUnit.SECONDS).until(() -> true);
+    assertThat(operator.hbaseCalls(key, "setQuota")).isEqualTo(writes);
+    assertThat(operator.hbaseCalls(key, "readAll")).isGreaterThanOrEqualTo(scans + 3);
+    TenantQuota after = get("erin");
+    assertThat(after.getMetadata().getResourceVersion()).isEqualTo(before.getMetadata().getResourceVersion());
+    assertThat(after.getStatus().getConditions()).isEqualTo(before.getStatus().getConditions());
+  }
+
+  @Test
+  void driftIsRestoredCountedAndReported() {
+    String u = "frank-" + ns;
+    k8s.resource(tenant(ns, "frank", "hb", user(u), t(ThrottleKind.REQUEST_NUMBER, "100req/sec"),
+        t(ThrottleKind.WRITE_SIZE, "1M/sec"))).create();
+    awaitReady("frank");
+    // somebody uses the HBase shell: changes one throttle, removes another
+    HBaseQuotas.set(QuotaSettingsFactory.throttleUser(u, ThrottleType.REQUEST_NUMBER, 999, TimeUnit.SECONDS));
+    HBaseQuotas.set(QuotaSettingsFactory.unthrottleUserByThrottleType(u, ThrottleType.WRITE_SIZE));
+    await().atMost(15, TimeUnit.SECONDS).untilAsserted(() -> assertThat(HBaseQuotas.user(u))
+        .isEqualTo(Map.of("REQUEST_NUMBER", "100req/sec", "WRITE_SIZE", "1M/sec")));
+    await().atMost(15, TimeUnit.SECONDS).untilAsserted(() -> {
+      TenantQuota tq = get("frank");
+      assertThat(tq.getStatus().getDriftCorrections()).isEqualTo(1L);
+      assertThat(condition("frank", "Synced").getReason()).isEqualTo("DriftCorrected");
+      assertThat(events("frank")).anySatisfy(e -> assertThat(e.getReason()).isEqualTo("DriftCorrected"));
+    });
+    // also a full removal of the user's quotas (unthrottle)
+    HBaseQuotas.set(QuotaSettingsFactory.unthrottleUser(u));
+    await().atMost(15, TimeUnit.SECONDS).untilAsserted(() -> assertThat(get("frank").getStatus().getDriftCorrections())
+        .isEqualTo(2L));
+    assertThat(HBaseQuotas.user(u)).isEqualTo(Map.of("REQUEST_NUMBER", "100req/sec", "WRITE_SIZE", "1M/sec"));
+  }
+
+  @Test
+  void secondClaimOnASubjectIsAConflictAndTakesOverWhenTheFirstGoes() {
+    String u = "gina-" + ns;
+    k8s.resource(tenant(ns, "first", "hb", user(u), t(ThrottleKind.REQUEST_NUMBER, "100req/sec"))).create();
+    awaitReady("first");
+    k8s.resource(tenant(ns, "second", "hb", user(u), t(ThrottleKind.REQUEST_NUMBER, "5req/sec"))).create();
+    awaitReason("second", "Conflict");
+    assertThat(condition("second", "Conflict").getStatus()).isEqualTo("True");
+    assertThat(condition("second", "Conflict").getMessage()).contains("'first'");
+    assertThat(HBaseQuotas.user(u)).isEqualTo(Map.of("REQUEST_NUMBER", "100req/sec"));
+    k8s.resource(get("first")).delete();
+    awaitReady("second");
+    await().atMost(15, TimeUnit.SECONDS).untilAsserted(() ->
+        assertThat(HBaseQuotas.user(u)).isEqualTo(Map.of("REQUEST_NUMBER", "5req/sec")));
+    assertThat(condition("second", "Conflict")).isNull();
+  }
+
+  @Test
+  void invalidSpecTheSchemaCannotCatchIsReportedAndNothingIsWritten() {
+    String u = "hank-" + ns;
+    // 16 digits pass the schema pattern, but 9999999999999999P overflows: only the operator can tell
+    k8s.resource(tenant(ns, "huge", "hb", user(u), t(ThrottleKind.READ_SIZE, "9999999999999999P/sec"))).create();
+    awaitReason("huge", "InvalidSpec");
+    assertThat(condition("huge", "Ready").getMessage()).contains("spec.throttles[0].limit").contains("too large");
+    assertThat(HBaseQuotas.user(u)).isEmpty();
+    await().atMost(10, TimeUnit.SECONDS).untilAsserted(() ->
+        assertThat(events("huge")).anySatisfy(e -> assertThat(e.getReason()).isEqualTo("InvalidSpec")));
+    // fixing it converges
+    TenantQuota tq = get("huge");
+    tq.getSpec().setThrottles(List.of(t(ThrottleKind.READ_SIZE, "1P/sec")));
+    k8s.resource(tq).update();
+    awaitReady("huge");
+    assertThat(HBaseQuotas.user(u)).isEqualTo(Map.of("READ_SIZE", "1P/sec"));
+  }
+
+  @Test
+  void missingClusterIsReportedAndConvergesWhenItAppears() {
+    String u = "ivy-" + ns;
+    k8s.resource(tenant(ns, "ivy", "later", user(u), t(ThrottleKind.REQUEST_NUMBER, "10req/sec"))).create();
+    awaitReason("ivy", "ClusterNotFound");
+    assertThat(condition("ivy", "Ready").getMessage()).contains("'later'");
+    assertThat(HBaseQuotas.user(u)).isEmpty();
+    k8s.resource(cluster(ns, "later", StandaloneHBase.shared().connectionSpec(), "2s")).create();
+    awaitReady("ivy");
+    assertThat(HBaseQuotas.user(u)).isEqualTo(Map.of("REQUEST_NUMBER", "10req/sec"));
+  }
+
+  @Test
+  void retainPolicyLeavesThrottlesAndDeletionToleratesAlreadyGone() {
+    String u1 = "jack-" + ns;
+    String u2 = "kate-" + ns;
+    TenantQuota keep = tenant(ns, "keep", "hb", user(u1), t(ThrottleKind.REQUEST_NUMBER, "10req/sec"));
+    keep.getSpec().setDeletionPolicy(TenantQuotaSpec.DeletionPolicy.Retain);
+    k8s.resource(keep).create();
+    k8s.resource(tenant(ns, "gone", "hb", user(u2), t(ThrottleKind.REQUEST_NUMBER, "10req/sec"))).create();
+    awaitReady("keep");
+    awaitReady("gone");
+    // someone already removed it in HBase; deletion must still complete
+    HBaseQuotas.set(QuotaSettingsFactory.unthrottleUser(u2));
+    k8s.resource(get("gone")).delete();
+    k8s.resource(get("keep")).delete();
+    await().atMost(30, TimeUnit.SECONDS).until(() -> get("gone") == null && get("keep") == null);
+    assertThat(HBaseQuotas.user(u1)).isEqualTo(Map.of("REQUEST_NUMBER", "10req/sec"));
+    assertThat(HBaseQuotas.user(u2)).isEmpty();
+    HBaseQuotas.set(QuotaSettingsFactory.unthrottleUser(u1));
+  }
+
+  @Test
+  void removingAUsersLastGlobalThrottleKeepsItsPerTableThrottles() throws Exception {
+    String u = "liam-" + ns;
+    k8s.resource(tenant(ns, "global", "hb", user(u), t(ThrottleKind.REQUEST_NUMBER, "10req/sec"))).create();
+    k8s.resource(tenant(ns, "per-table", "hb", userTable(u, "usertable"), t(ThrottleKind.READ_NUMBER, "20req/sec"))).create();
+    awaitReady("global");
+    awaitReady("per-table");
+    assertThat(HBaseQuotas.of(u, null, "usertable")).isEqualTo(Map.of("READ_NUMBER", "20req/sec"));
+    // HBase deletes the whole user row (per-table settings included) with the last global throttle
+    k8s.resource(get("global")).delete();
+    await().atMost(30, TimeUnit.SECONDS).until(() -> get("global") == null);
+    await().atMost(15, TimeUnit.SECONDS).untilAsserted(() -> {
+      assertThat(HBaseQuotas.user(u)).isEmpty();
+      assertThat(HBaseQuotas.of(u, null, "usertable")).isEqualTo(Map.of("READ_NUMBER", "20req/sec"));
+    });
+    assertThat(get("per-table").getStatus().getDriftCorrections()).isNull();
+  }
+
+  @Test
+  void unmanagedQuotasAreLeftAloneByDefaultAndRemovedOnRequest() {
+    String keep = "unmanaged-keep-" + ns;
+    String drop = "unmanaged-drop-" + ns;
+    HBaseQuotas.set(QuotaSettingsFactory.throttleUser(keep, ThrottleType.REQUEST_NUMBER, 5, TimeUnit.SECONDS));
+    HBaseQuotas.set(QuotaSettingsFactory.throttleUser(drop, ThrottleType.REQUEST_NUMBER, 5, TimeUnit.SECONDS));
+    await().atMost(10, TimeUnit.SECONDS).untilAsserted(() -> {
+      HBaseCluster c = k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").get();
+      assertThat(c.getStatus().getUnmanagedQuotas()).isGreaterThanOrEqualTo(2);
+    });
+    assertThat(HBaseQuotas.user(drop)).isNotEmpty();
+    // a second cluster resource for the same HBase with removal on, ignoring everything but our target
+    String ns2 = KubeApi.newNamespace("unmanaged");
+    HBaseCluster remover = cluster(ns2, "hb", StandaloneHBase.shared().connectionSpec(), "2s");
+    remover.getSpec().getQuotas().setUnmanagedPolicy(io.hbaseqos.operator.api.QuotaSettingsSpec.UnmanagedPolicy.Remove);
+    remover.getSpec().getQuotas().setUnmanagedIgnore(List.of("^(?!user=" + drop + "$)"));
+    k8s.resource(remover).create();
+    await().atMost(20, TimeUnit.SECONDS).untilAsserted(() -> assertThat(HBaseQuotas.user(drop)).isEmpty());
+    assertThat(HBaseQuotas.user(keep)).isNotEmpty();
+    k8s.resource(remover).delete();
+    HBaseQuotas.set(QuotaSettingsFactory.unthrottleUser(keep));
+  }
+
+  @Test
+  void tableNamesAreNormalised() {
+    k8s.resource(tenant(ns, "plain", "hb", table("plain_" + ns.replace('-', '_')),
+        t(ThrottleKind.REQUEST_NUMBER, "10req/sec"))).create();
+    awaitReady("plain");
+    assertThat(get("plain").getStatus().getSubject()).isEqualTo("table=default:plain_" + ns.replace('-', '_'));
+    assertThat(HBaseQuotas.of(null, null, TableName.valueOf("plain_" + ns.replace('-', '_')).getNameAsString()))
+        .isEqualTo(Map.of("REQUEST_NUMBER", "10req/sec"));
+  }
+}

@@ -1,0 +1,109 @@
+package io.hbaseqos.operator.quota;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.hbaseqos.operator.api.ClusterRef;
+import io.hbaseqos.operator.api.QuotaSubject;
+import io.hbaseqos.operator.api.TenantQuotaSpec;
+import io.hbaseqos.operator.api.ThrottleSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class DesiredQuotasTest {
+
+  static TenantQuotaSpec spec(QuotaSubject s, ThrottleSpec... t) {
+    TenantQuotaSpec spec = new TenantQuotaSpec();
+    spec.setClusterRef(new ClusterRef("prod"));
+    spec.setSubject(s);
+    spec.setThrottles(new ArrayList<>(List.of(t)));
+    return spec;
+  }
+
+  @Test
+  void mapsShellAndStructuredThrottles() throws Exception {
+    ThrottleSpec structured = new ThrottleSpec();
+    structured.setType(ThrottleKind.READ_SIZE);
+    structured.setValue(10L);
+    structured.setSizeUnit(ThrottleSpec.SizeUnit.M);
+    structured.setTimeUnit(ThrottleSpec.TimeUnitName.min);
+    structured.setScope(TenantQuotaSpec.Scope.CLUSTER);
+    SubjectQuota q = DesiredQuotas.from(spec(new QuotaSubject("alice", null, "t1"),
+        ThrottleSpec.shell(ThrottleKind.REQUEST_NUMBER, "2500req/sec"), structured));
+    assertThat(q.subject()).isEqualTo(new Subject("alice", null, "default:t1"));
+    assertThat(q.throttles().get(ThrottleKind.REQUEST_NUMBER))
+        .isEqualTo(new Limit(2500, TimeUnit.SECONDS, Limit.Scope.MACHINE));
+    assertThat(q.throttles().get(ThrottleKind.READ_SIZE))
+        .isEqualTo(new Limit(10L << 20, TimeUnit.MINUTES, Limit.Scope.CLUSTER));
+    assertThat(q.bypassGlobals()).isFalse();
+  }
+
+  @Test
+  void specScopeIsTheDefaultForEveryThrottle() throws Exception {
+    TenantQuotaSpec s = spec(new QuotaSubject(null, "ns", null), ThrottleSpec.shell(ThrottleKind.WRITE_NUMBER, "5req/sec"));
+    s.setScope(TenantQuotaSpec.Scope.CLUSTER);
+    assertThat(DesiredQuotas.from(s).throttles().get(ThrottleKind.WRITE_NUMBER).scope()).isEqualTo(Limit.Scope.CLUSTER);
+  }
+
+  @Test
+  void reportsEveryProblemWithItsField() {
+    ThrottleSpec both = ThrottleSpec.shell(ThrottleKind.READ_NUMBER, "5req/sec");
+    both.setValue(5L);
+    ThrottleSpec none = new ThrottleSpec();
+    none.setType(ThrottleKind.WRITE_NUMBER);
+    ThrottleSpec noType = new ThrottleSpec();
+    noType.setLimit("1req/sec");
+    TenantQuotaSpec s = spec(new QuotaSubject(null, "hbase", null),
+        ThrottleSpec.shell(ThrottleKind.REQUEST_NUMBER, "-1req/sec"),
+        ThrottleSpec.shell(ThrottleKind.REQUEST_SIZE, "10req/sec"),
+        both, none, noType,
+        ThrottleSpec.shell(ThrottleKind.REQUEST_NUMBER, "5req/sec"));
+    assertThatThrownBy(() -> DesiredQuotas.from(s)).isInstanceOfSatisfying(DesiredQuotas.Invalid.class, e ->
+        assertThat(e.errors()).extracting(InvalidSpecException::field).containsExactlyInAnyOrder(
+            "spec.subject.namespace", "spec.throttles[0].limit", "spec.throttles[1].limit", "spec.throttles[2]",
+            "spec.throttles[3]", "spec.throttles[4].type", "spec.throttles[5].type"));
+  }
+
+  @Test
+  void duplicateTypesAreRejected() {
+    TenantQuotaSpec s = spec(new QuotaSubject("u", null, null),
+        ThrottleSpec.shell(ThrottleKind.REQUEST_NUMBER, "5req/sec"),
+        ThrottleSpec.shell(ThrottleKind.REQUEST_NUMBER, "6req/sec"));
+    assertThatThrownBy(() -> DesiredQuotas.from(s)).hasMessageContaining("appears more than once");
+  }
+
+  @Test
+  void bypassGlobalsOnlyForUsers() throws Exception {
+    TenantQuotaSpec s = spec(new QuotaSubject("u", null, "t"));
+    s.setBypassGlobals(true);
+    assertThatThrownBy(() -> DesiredQuotas.from(s)).hasMessageContaining("spec.bypassGlobals");
+    TenantQuotaSpec ok = spec(new QuotaSubject("u", null, null));
+    ok.setBypassGlobals(true);
+    assertThat(DesiredQuotas.from(ok).bypassGlobals()).isTrue();
+  }
+
+  @Test
+  void emptyAndMissingPartsAreRejected() {
+    assertThatThrownBy(() -> DesiredQuotas.from(spec(new QuotaSubject("u", null, null))))
+        .hasMessageContaining("at least one throttle");
+    assertThatThrownBy(() -> DesiredQuotas.from(spec(new QuotaSubject(null, null, null),
+        ThrottleSpec.shell(ThrottleKind.REQUEST_NUMBER, "5req/sec")))).hasMessageContaining("names no user");
+    TenantQuotaSpec noCluster = spec(new QuotaSubject("u", null, null), ThrottleSpec.shell(ThrottleKind.REQUEST_NUMBER, "5req/sec"));
+    noCluster.setClusterRef(null);
+    assertThatThrownBy(() -> DesiredQuotas.from(noCluster)).hasMessageContaining("spec.clusterRef.name");
+    assertThatThrownBy(() -> DesiredQuotas.from(null)).hasMessageContaining("spec");
+  }
+
+  @Test
+  void durations() {
+    assertThat(Durations.parse("30s", null).toSeconds()).isEqualTo(30);
+    assertThat(Durations.parse("1m30s", null).toSeconds()).isEqualTo(90);
+    assertThat(Durations.parse("500ms", null).toMillis()).isEqualTo(500);
+    assertThat(Durations.parse("2h", null).toMinutes()).isEqualTo(120);
+    assertThat(Durations.parse(null, java.time.Duration.ofSeconds(7)).toSeconds()).isEqualTo(7);
+    assertThatThrownBy(() -> Durations.parse("30", null)).hasMessageContaining("not a duration");
+    assertThatThrownBy(() -> Durations.parse("1d", null)).hasMessageContaining("not a duration");
+  }
+}

@@ -1,0 +1,120 @@
+package io.hbaseqos.operator.support;
+
+import io.fabric8.kubeapitest.KubeAPIServer;
+import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One real kube-apiserver + etcd per test JVM (fabric8 kube-api-test), with the binaries the
+ * project's own script builds, and the committed CRDs installed.
+ */
+public final class KubeApi {
+  private static KubeAPIServer server;
+  private static KubernetesClient client;
+  private static Path kubeconfig;
+  private static final AtomicInteger NS = new AtomicInteger();
+
+  private KubeApi() {}
+
+  public static synchronized KubernetesClient client() {
+    if (client == null) {
+      start();
+    }
+    return client;
+  }
+
+  /** A kubeconfig file for kubectl and the packaged operator. */
+  public static synchronized Path kubeconfig() {
+    client();
+    return kubeconfig;
+  }
+
+  public static String kubectl() {
+    return Paths.k8sBinDir().resolve("kubectl").toString();
+  }
+
+  /** A fresh namespace for one test. */
+  public static String newNamespace(String prefix) {
+    String name = prefix + "-" + NS.incrementAndGet() + "-" + Long.toString(System.nanoTime() % 100000, 36);
+    client().namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
+    return name;
+  }
+
+  private static void start() {
+    ensureBinaries();
+    server = new KubeAPIServer(KubeAPIServerConfigBuilder.anAPIServerConfig()
+        .withTestDir(Paths.cacheDir().resolve("jenvtest").toString())
+        .withApiServerVersion(Paths.k8sVersion())
+        .withOfflineMode(true)
+        .withStartupTimeout(120_000)
+        .build());
+    server.start();
+    String yaml = server.getKubeConfigYaml();
+    try {
+      kubeconfig = Files.createTempFile("hbaseqos-kubeconfig", ".yaml");
+      Files.writeString(kubeconfig, yaml);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    client = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(yaml)).build();
+    installCrds(client);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      try {
+        client.close();
+      } finally {
+        server.stop();
+      }
+    }));
+  }
+
+  /** Installs the committed CRDs from crds/ and waits until they are served. */
+  public static void installCrds(KubernetesClient c) {
+    try (var files = Files.list(Paths.projectDir().resolve("crds"))) {
+      for (Path p : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+        var crd = c.apiextensions().v1().customResourceDefinitions().load(p.toFile()).item();
+        c.resource(crd).serverSideApply();
+        c.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
+            .waitUntilCondition(KubeApi::established, 60, TimeUnit.SECONDS);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static boolean established(CustomResourceDefinition crd) {
+    return crd != null && crd.getStatus() != null && crd.getStatus().getConditions() != null
+        && crd.getStatus().getConditions().stream()
+            .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
+  }
+
+  /** Runs hack/k8s-binaries.sh when the binaries are not cached yet (builds them from the Go module proxy). */
+  static void ensureBinaries() {
+    Path dir = Paths.k8sBinDir();
+    if (List.of("kube-apiserver", "etcd", "kubectl").stream().allMatch(b -> Files.isExecutable(dir.resolve(b)))) {
+      return;
+    }
+    try {
+      Process p = new ProcessBuilder("bash", Paths.projectDir().resolve("hack/k8s-binaries.sh").toString(), "core")
+          .inheritIO().start();
+      if (!p.waitFor(45, TimeUnit.MINUTES) || p.exitValue() != 0) {
+        throw new IllegalStateException("hack/k8s-binaries.sh failed; see its output above");
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+}

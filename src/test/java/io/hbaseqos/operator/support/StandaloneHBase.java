@@ -1,0 +1,260 @@
+package io.hbaseqos.operator.support;
+
+import io.hbaseqos.operator.api.ConnectionSpec;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+
+/**
+ * A real HBase 2.6.4 in standalone mode (master, RegionServer and ZooKeeper in one JVM), started
+ * as its own process from the jars of {@code hbase-runtime/pom.xml}, with quotas enabled and a
+ * short refresh period. One per test JVM; also used by the embedded demo and the benchmarks.
+ */
+public final class StandaloneHBase implements AutoCloseable {
+  public static final List<String> JDK17_FLAGS = List.of(
+      "-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true", "--add-modules", "jdk.unsupported",
+      "--add-opens", "java.base/java.io=ALL-UNNAMED", "--add-opens", "java.base/java.nio=ALL-UNNAMED",
+      "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens", "java.base/java.lang=ALL-UNNAMED",
+      "--add-opens", "java.base/jdk.internal.ref=ALL-UNNAMED", "--add-opens", "java.base/java.lang.reflect=ALL-UNNAMED",
+      "--add-opens", "java.base/java.util=ALL-UNNAMED", "--add-opens", "java.base/java.util.concurrent=ALL-UNNAMED",
+      "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+      "--add-exports", "java.security.jgss/sun.security.krb5=ALL-UNNAMED",
+      "--add-exports", "java.base/sun.net.dns=ALL-UNNAMED", "--add-exports", "java.base/sun.net.util=ALL-UNNAMED",
+      "--add-opens", "java.base/jdk.internal.util.random=ALL-UNNAMED",
+      "--add-opens", "java.base/sun.security.x509=ALL-UNNAMED", "--add-opens", "java.base/sun.security.util=ALL-UNNAMED",
+      "--add-opens", "java.base/java.net=ALL-UNNAMED");
+
+  private static StandaloneHBase shared;
+
+  private final Path dir;
+  private final int zkPort = freePort();
+  private final int masterPort = freePort();
+  private final int rsPort = freePort();
+  private final int rsInfoPort = freePort();
+  private final Map<String, String> extraSite;
+  private Process process;
+  private Connection connection;
+
+  public StandaloneHBase(Path dir, Map<String, String> extraSite) {
+    this.dir = dir;
+    this.extraSite = extraSite;
+  }
+
+  /** The HBase shared by every test of this JVM, started on first use. */
+  public static synchronized StandaloneHBase shared() {
+    if (shared == null) {
+      try {
+        shared = new StandaloneHBase(Files.createTempDirectory("hbaseqos-hbase"), Map.of());
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      shared.start();
+      Runtime.getRuntime().addShutdownHook(new Thread(shared::close));
+    }
+    return shared;
+  }
+
+  public synchronized void start() {
+    try {
+      writeSite();
+      String cp = dir.resolve("conf") + ":" + classpath();
+      List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+          "-Xmx768m", "-XX:+UseSerialGC", "-Dhbase.log.dir=" + dir.resolve("logs")));
+      cmd.addAll(JDK17_FLAGS);
+      cmd.addAll(List.of("-cp", cp, "org.apache.hadoop.hbase.master.HMaster", "start"));
+      Files.createDirectories(dir.resolve("logs"));
+      process = new ProcessBuilder(cmd).redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("logs/hbase.out").toFile())).start();
+      awaitReady(Duration.ofSeconds(180));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private void awaitReady(Duration timeout) throws IOException {
+    Instant deadline = Instant.now().plus(timeout);
+    Exception last = null;
+    while (Instant.now().isBefore(deadline)) {
+      if (!process.isAlive()) {
+        throw new IllegalStateException("HBase exited with " + process.exitValue() + ":\n" + logTail());
+      }
+      try {
+        Admin admin = admin();
+        TableName quota = TableName.valueOf("hbase", "quota");
+        if (admin.tableExists(quota) && admin.isTableAvailable(quota)) {
+          admin.close();
+          return;
+        }
+        admin.close();
+      } catch (Exception e) {
+        last = e;
+      }
+      sleep(500);
+    }
+    throw new IllegalStateException("HBase not ready within " + timeout + " (" + last + "):\n" + logTail());
+  }
+
+  public String logTail() {
+    try {
+      List<String> lines = Files.readAllLines(dir.resolve("logs/hbase.out"), StandardCharsets.UTF_8);
+      return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+    } catch (IOException e) {
+      return "(no log)";
+    }
+  }
+
+  /** Stops the server process (a real outage: clients see connection failures). */
+  public synchronized void stop() {
+    if (process != null && process.isAlive()) {
+      process.destroy();
+      try {
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+          process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    try {
+      if (connection != null) {
+        connection.close();
+      }
+    } catch (IOException e) {
+      // exiting anyway
+    }
+    stop();
+  }
+
+  public int zkPort() {
+    return zkPort;
+  }
+
+  public int regionServerInfoPort() {
+    return rsInfoPort;
+  }
+
+  public String quorum() {
+    return "localhost:" + zkPort;
+  }
+
+  /** Connection settings an HBaseCluster resource uses to reach this server. */
+  public ConnectionSpec connectionSpec() {
+    ConnectionSpec c = new ConnectionSpec();
+    c.setZookeeperQuorum(quorum());
+    c.setZnodeParent("/hbase");
+    c.setClientConfig(new LinkedHashMap<>());
+    return c;
+  }
+
+  public Configuration clientConfiguration() {
+    Configuration conf = HBaseConfiguration.create();
+    conf.set("hbase.zookeeper.quorum", quorum());
+    conf.setInt("hbase.client.retries.number", 5);
+    conf.setInt("zookeeper.recovery.retry", 1);
+    return conf;
+  }
+
+  /** A test-side admin on its own connection (plays the HBase shell). Close it after use. */
+  public synchronized Admin admin() throws IOException {
+    if (connection == null || connection.isClosed()) {
+      connection = ConnectionFactory.createConnection(clientConfiguration());
+    }
+    return connection.getAdmin();
+  }
+
+  public synchronized Connection connection() throws IOException {
+    admin().close();
+    return connection;
+  }
+
+  private void writeSite() throws IOException {
+    Map<String, String> site = new LinkedHashMap<>();
+    site.put("hbase.cluster.distributed", "false");
+    site.put("hbase.rootdir", dir.resolve("root").toUri().toString());
+    site.put("hbase.zookeeper.property.dataDir", dir.resolve("zk").toString());
+    site.put("hbase.zookeeper.quorum", "localhost");
+    site.put("hbase.zookeeper.property.clientPort", String.valueOf(zkPort));
+    site.put("hbase.master.port", String.valueOf(masterPort));
+    site.put("hbase.master.info.port", "-1");
+    site.put("hbase.regionserver.port", String.valueOf(rsPort));
+    site.put("hbase.regionserver.info.port", String.valueOf(rsInfoPort));
+    site.put("hbase.unsafe.stream.capability.enforce", "false");
+    site.put("hbase.wal.provider", "filesystem");
+    site.put("hbase.quota.enabled", "true");
+    site.put("hbase.quota.refresh.period", "5000");
+    site.put("hbase.regionserver.user.metrics.enabled", "true");
+    site.put("hbase.regionserver.msginterval", "1000");
+    site.putAll(extraSite);
+    StringBuilder xml = new StringBuilder("<?xml version=\"1.0\"?>\n<configuration>\n");
+    site.forEach((k, v) -> xml.append("  <property><name>").append(k).append("</name><value>").append(v)
+        .append("</value></property>\n"));
+    xml.append("</configuration>\n");
+    Path conf = dir.resolve("conf");
+    Files.createDirectories(conf);
+    Files.writeString(conf.resolve("hbase-site.xml"), xml);
+    // The info servers (RegionServer /jmx) want their webapp folders on the classpath; the jars on
+    // Maven Central do not ship them, and /jmx needs nothing inside them.
+    for (String w : List.of("master", "regionserver", "static")) {
+      Files.createDirectories(conf.resolve("hbase-webapps").resolve(w));
+    }
+    Files.writeString(conf.resolve("log4j.properties"), String.join("\n",
+        "log4j.rootLogger=WARN,console",
+        "log4j.logger.org.apache.hadoop.hbase.master.HMaster=INFO",
+        "log4j.logger.org.apache.hadoop.hbase.ScheduledChore=FATAL",
+        "log4j.appender.console=org.apache.log4j.ConsoleAppender",
+        "log4j.appender.console.layout=org.apache.log4j.PatternLayout",
+        "log4j.appender.console.layout.ConversionPattern=%d{ISO8601} %-5p [%t] %c{2}: %m%n", ""));
+  }
+
+  private static String classpath() throws IOException {
+    Path script = Paths.projectDir().resolve("hack/hbase-classpath.sh");
+    Process p = new ProcessBuilder("bash", script.toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+    try {
+      if (p.waitFor() != 0 || out.isEmpty()) {
+        throw new IllegalStateException("hack/hbase-classpath.sh failed");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+    return out;
+  }
+
+  static int freePort() {
+    try (ServerSocket s = new ServerSocket(0)) {
+      s.setReuseAddress(true);
+      return s.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void sleep(long ms) {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
