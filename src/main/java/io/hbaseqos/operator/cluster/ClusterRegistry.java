@@ -52,10 +52,17 @@ public class ClusterRegistry implements AutoCloseable {
   private final Map<String, Sync> syncs = new ConcurrentHashMap<>();
   private final Set<String> released = ConcurrentHashMap.newKeySet();
   private final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(1, r -> {
+    Thread t = new Thread(r, "hbaseqos-resync-timer");
+    t.setDaemon(true);
+    return t;
+  });
+  /** Resyncs run here, at most one per cluster at a time, so a slow cluster never delays another. */
+  private final java.util.concurrent.ExecutorService workers = Executors.newCachedThreadPool(r -> {
     Thread t = new Thread(r, "hbaseqos-resync");
     t.setDaemon(true);
     return t;
   });
+  private final Set<String> running = ConcurrentHashMap.newKeySet();
 
   private volatile IndexerResourceCache<TenantQuota> tenants;
   private volatile ResourceTrigger<TenantQuota> tenantTrigger;
@@ -124,13 +131,18 @@ public class ClusterRegistry implements AutoCloseable {
   public ClusterState upsert(HBaseCluster cluster) {
     String key = clusterKey(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName());
     SyncPolicy policy = SyncPolicy.of(cluster.getSpec().getQuotas());
+    boolean[] created = {false};
     ClusterState state = clusters.compute(key, (k, old) -> {
       if (old == null) {
+        created[0] = true;
         return new ClusterState(k, cluster.getSpec().getConnection(), factory, metrics, clock);
       }
       old.updateConnection(cluster.getSpec().getConnection());
       return old;
     });
+    if (created[0]) {
+      tenantsOf(key).forEach(this::triggerTenant); // they may be waiting for this cluster
+    }
     policies.put(key, policy);
     Sync sync = syncs.get(key);
     if (sync == null || !sync.period().equals(policy.resyncPeriod())) {
@@ -138,7 +150,7 @@ public class ClusterRegistry implements AutoCloseable {
         sync.future().cancel(false);
       }
       long ms = policy.resyncPeriod().toMillis();
-      ScheduledFuture<?> f = scheduler.scheduleWithFixedDelay(() -> resync(key), 0, ms, TimeUnit.MILLISECONDS);
+      ScheduledFuture<?> f = scheduler.scheduleWithFixedDelay(() -> resyncAsync(key), 0, ms, TimeUnit.MILLISECONDS);
       syncs.put(key, new Sync(policy.resyncPeriod(), f));
     }
     return state;
@@ -214,6 +226,22 @@ public class ClusterRegistry implements AutoCloseable {
       var s = tq.getSpec() == null ? null : tq.getSpec().getSubject();
       if (s != null && subjects.contains(DesiredQuotas.subjectOf(s))) {
         triggerTenant(tq);
+      }
+    }
+  }
+
+  private void resyncAsync(String key) {
+    if (running.add(key)) {
+      try {
+        workers.execute(() -> {
+          try {
+            resync(key);
+          } finally {
+            running.remove(key);
+          }
+        });
+      } catch (RuntimeException e) {
+        running.remove(key);
       }
     }
   }
@@ -319,6 +347,7 @@ public class ClusterRegistry implements AutoCloseable {
   @Override
   public void close() {
     scheduler.shutdownNow();
+    workers.shutdownNow();
     clusters.values().forEach(ClusterState::close);
     clusters.clear();
   }

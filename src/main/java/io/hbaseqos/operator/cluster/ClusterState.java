@@ -19,6 +19,14 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * What the operator knows about one HBase cluster: its connection, a snapshot of its
@@ -28,7 +36,10 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public class ClusterState {
   static final Duration MIN_BACKOFF = Duration.ofSeconds(1);
-  static final Duration MAX_BACKOFF = Duration.ofSeconds(60);
+  static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+  static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(15);
+  /** HBase calls in flight per cluster at most; more wait (each with its own deadline). */
+  static final int MAX_CALLS = 8;
 
   @FunctionalInterface
   interface HBaseCall<T> {
@@ -54,6 +65,13 @@ public class ClusterState {
   private volatile Instant nextAttempt = Instant.EPOCH;
   private volatile String lastError;
   private volatile String lastErrorDetail;
+  private boolean probing;
+  /** Guards the connection; never held while waiting for HBase. */
+  private final Object backendLock = new Object();
+  /** Lets one thread do the first scan while the others wait for it. */
+  private final Object loadLock = new Object();
+  private final Duration callTimeout;
+  private final ExecutorService executor;
 
   public ClusterState(String id, ConnectionSpec connection, BackendFactory factory, OperatorMetrics metrics, Clock clock) {
     this.id = id;
@@ -61,6 +79,15 @@ public class ClusterState {
     this.factory = factory;
     this.metrics = metrics;
     this.clock = clock;
+    this.callTimeout = DEFAULT_CALL_TIMEOUT;
+    ThreadPoolExecutor pool = new ThreadPoolExecutor(MAX_CALLS, MAX_CALLS, 30, TimeUnit.SECONDS,
+        new LinkedBlockingQueue<>(), r -> {
+          Thread t = new Thread(r, "hbaseqos-hbase-" + id);
+          t.setDaemon(true);
+          return t;
+        });
+    pool.allowCoreThreadTimeOut(true);
+    this.executor = pool;
   }
 
   public String id() {
@@ -114,7 +141,7 @@ public class ClusterState {
   /** Reads the whole quota table once, unless a snapshot is already loaded. */
   public void ensureLoaded() throws IOException {
     if (!loaded) {
-      synchronized (this) {
+      synchronized (loadLock) {
         if (!loaded) {
           refresh();
         }
@@ -214,42 +241,74 @@ public class ClusterState {
     }
   }
 
-  /** Runs one HBase call, failing fast while the cluster is in back-off. */
+  /**
+   * Runs one HBase call with a hard deadline, on this cluster's own small thread pool. While the
+   * cluster is known to be down, calls fail at once except one probe per back-off interval, so a
+   * dead cluster costs one blocked thread, not one per reconcile.
+   */
   <T> T call(String name, HBaseCall<T> call) throws IOException {
-    QuotaBackend b;
+    boolean probe = false;
     synchronized (this) {
       Instant now = clock.instant();
-      if (lastError != null && now.isBefore(nextAttempt)) {
-        throw new ClusterUnavailableException(lastError, Duration.between(now, nextAttempt), null);
-      }
-      if (backend == null) {
-        long t0 = System.nanoTime();
-        try {
-          backend = factory.open(connection);
-        } catch (IOException | RuntimeException e) {
-          metrics.hbaseCall(id, "connect", System.nanoTime() - t0, false);
-          throw failed(e);
+      if (lastError != null) {
+        if (now.isBefore(nextAttempt) || probing) {
+          throw new ClusterUnavailableException(lastError, retryAfter(), null);
         }
+        probing = true;
+        probe = true;
       }
-      b = backend;
     }
     long t0 = System.nanoTime();
+    Future<T> future;
     try {
-      T result = call.call(b);
+      future = executor.submit(() -> call.call(backend()));
+    } catch (RejectedExecutionException e) {
+      endProbe(probe);
+      throw new ClusterUnavailableException("HBase cluster " + id + " is closed", MAX_BACKOFF, e);
+    }
+    try {
+      T result = future.get(callTimeout.toMillis(), TimeUnit.MILLISECONDS);
       metrics.hbaseCall(id, name, System.nanoTime() - t0, true);
       succeeded();
       return result;
-    } catch (IOException | RuntimeException e) {
+    } catch (TimeoutException e) {
+      future.cancel(true);
+      metrics.hbaseCall(id, name, System.nanoTime() - t0, false);
+      throw failed(new TimeoutException("no answer within " + callTimeout.toSeconds() + " s"), probe);
+    } catch (InterruptedException e) {
+      future.cancel(true);
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted", e);
+    } catch (ExecutionException ee) {
+      Throwable e = ee.getCause();
       metrics.hbaseCall(id, name, System.nanoTime() - t0, false);
       if (isRequestError(e)) {
+        endProbe(probe);
         throw e instanceof IOException io ? io : new IOException(e);
       }
-      throw failed(e);
+      throw failed(e, probe);
+    } finally {
+      endProbe(probe);
+    }
+  }
+
+  private synchronized void endProbe(boolean probe) {
+    if (probe) {
+      probing = false;
+    }
+  }
+
+  private QuotaBackend backend() throws IOException {
+    synchronized (backendLock) {
+      if (backend == null) {
+        backend = factory.open(connection);
+      }
+      return backend;
     }
   }
 
   /** HBase answered but refused the request: the cluster is fine, the request is not. */
-  private static boolean isRequestError(Exception e) {
+  private static boolean isRequestError(Throwable e) {
     String n = e.getClass().getName();
     return n.endsWith("DoNotRetryIOException") || e instanceof IllegalArgumentException;
   }
@@ -259,8 +318,11 @@ public class ClusterState {
     lastError = null;
   }
 
-  private synchronized ClusterUnavailableException failed(Exception e) {
-    failures++;
+  private synchronized ClusterUnavailableException failed(Throwable e, boolean probe) {
+    // calls that were already in flight when the cluster went down do not lengthen the back-off
+    if (probe || lastError == null) {
+      failures++;
+    }
     long seconds = Math.min(MAX_BACKOFF.toSeconds(), MIN_BACKOFF.toSeconds() << Math.min(failures - 1, 10));
     Duration backoff = Duration.ofSeconds(seconds);
     nextAttempt = clock.instant().plus(backoff);
@@ -292,14 +354,17 @@ public class ClusterState {
     return m.length() > 300 ? m.substring(0, 300) + "..." : m;
   }
 
-  private synchronized void closeBackend() {
-    if (backend != null) {
-      backend.close();
-      backend = null;
+  private void closeBackend() {
+    synchronized (backendLock) {
+      if (backend != null) {
+        backend.close();
+        backend = null;
+      }
     }
   }
 
   public void close() {
+    executor.shutdownNow();
     closeBackend();
   }
 }

@@ -160,8 +160,7 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
     if (Serialization.asJson(old).equals(Serialization.asJson(st))) {
       return UpdateControl.noUpdate();
     }
-    hc.setStatus(st);
-    return UpdateControl.patchStatus(hc);
+    return UpdateControl.patchStatus(Statuses.patchOf(hc, new HBaseCluster(), st));
   }
 
   @Override

@@ -170,8 +170,7 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
     if (json(old).equals(json(st))) {
       control = UpdateControl.noUpdate();
     } else {
-      tq.setStatus(st);
-      control = UpdateControl.patchStatus(tq);
+      control = UpdateControl.patchStatus(Statuses.patchOf(tq, new TenantQuota(), st));
     }
     if (retry != null) {
       control.rescheduleAfter(retry);

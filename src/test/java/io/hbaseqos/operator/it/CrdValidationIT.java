@@ -145,10 +145,17 @@ class CrdValidationIT {
         kind: HBaseCluster
         metadata: {name: bad2, namespace: %s}
         spec:
-          connection: {zookeeperQuorum: zk-0, clientConfig: {hbase.zookeeper.quorum: other}}
+          connection: {zookeeperQuorum: zk-0}
           quotas: {resyncPeriod: 1 minute, unmanagedPolicy: Delete}
-        """.formatted(ns))).hasMessageContaining("zookeeperQuorum and znodeParent")
-        .hasMessageContaining("spec.quotas.resyncPeriod").hasMessageContaining("Unsupported value: \"Delete\"");
+        """.formatted(ns))).hasMessageContaining("spec.quotas.resyncPeriod").hasMessageContaining("Unsupported value: \"Delete\"");
+    // CEL rules run once the schema checks pass
+    assertThatThrownBy(() -> create("""
+        apiVersion: hbaseqos.io/v1alpha1
+        kind: HBaseCluster
+        metadata: {name: bad3, namespace: %s}
+        spec:
+          connection: {zookeeperQuorum: zk-0, clientConfig: {hbase.zookeeper.quorum: other}}
+        """.formatted(ns))).hasMessageContaining("zookeeperQuorum and znodeParent");
     GenericKubernetesResource ok = create("""
         apiVersion: hbaseqos.io/v1alpha1
         kind: HBaseCluster

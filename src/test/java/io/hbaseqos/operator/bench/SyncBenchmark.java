@@ -1,0 +1,220 @@
+package io.hbaseqos.operator.bench;
+
+import static io.hbaseqos.operator.support.Resources.cluster;
+import static io.hbaseqos.operator.support.Resources.t;
+import static io.hbaseqos.operator.support.Resources.tenant;
+import static io.hbaseqos.operator.support.Resources.user;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hbaseqos.operator.api.TenantQuota;
+import io.hbaseqos.operator.quota.ThrottleKind;
+import io.hbaseqos.operator.support.KubeApi;
+import io.hbaseqos.operator.support.OperatorProcess;
+import io.hbaseqos.operator.support.StandaloneHBase;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.quotas.QuotaFilter;
+import org.apache.hadoop.hbase.quotas.QuotaSettings;
+import org.apache.hadoop.hbase.quotas.ThrottleSettings;
+
+/**
+ * Benchmark of the TenantQuota core on real parts: the packaged operator process, a real
+ * kube-apiserver and a real standalone HBase. Prints numbers; asserts nothing.
+ *
+ * <ul>
+ *   <li>apply latency: TenantQuota change to the row written in {@code hbase:quota}, p50/p99 over N changes;
+ *   <li>scale: with 1,000 and 10,000 TenantQuotas, time to first full sync, HBase calls and status
+ *       writes during idle resyncs, and the operator's heap.
+ * </ul>
+ * Run: {@code bin/benchmark sync [--changes 200] [--tenants 1000,10000] [--resync 10]}
+ */
+public final class SyncBenchmark {
+  private static final Pattern METRIC = Pattern.compile(
+      "^hbaseqos_hbase_call_seconds_count\\{([^}]*)\\}\\s+([0-9.Ee+-]+)$");
+
+  private SyncBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    Map<String, String> opts = options(args);
+    int changes = Integer.parseInt(opts.getOrDefault("changes", "200"));
+    int resync = Integer.parseInt(opts.getOrDefault("resync", "10"));
+    List<Integer> sizes = Arrays.stream(opts.getOrDefault("tenants", "1000,10000").split(","))
+        .filter(s -> !s.isBlank()).map(Integer::parseInt).toList();
+    KubernetesClient k8s = KubeApi.client();
+    if (changes > 0) {
+      latency(k8s, changes, resync);
+    }
+    for (int n : sizes) {
+      scale(k8s, n, resync);
+    }
+    System.exit(0);
+  }
+
+  static void latency(KubernetesClient k8s, int changes, int resync) throws Exception {
+    StandaloneHBase hbase = new StandaloneHBase(Files.createTempDirectory("bench-hbase"), Map.of());
+    hbase.start();
+    String ns = KubeApi.newNamespace("bench-latency");
+    try (OperatorProcess op = OperatorProcess.start(KubeApi.kubeconfig(), Map.of(
+        "QUARKUS_OPERATOR_SDK_NAMESPACES", ns))) {
+      k8s.resource(cluster(ns, "hb", hbase.connectionSpec(), resync + "s")).create();
+      String u = "bench-latency";
+      k8s.resource(tenant(ns, "lat", "hb", user(u), t(ThrottleKind.REQUEST_NUMBER, "999req/sec"))).create();
+      try (Admin admin = hbase.admin()) {
+        waitForLimit(admin, u, 999, 60_000);
+        long[] ms = new long[changes];
+        for (int i = 0; i < changes; i++) {
+          long want = 1000 + i;
+          long t0 = System.nanoTime();
+          k8s.resources(TenantQuota.class).inNamespace(ns).withName("lat").edit(tq -> {
+            tq.getSpec().setThrottles(List.of(t(ThrottleKind.REQUEST_NUMBER, want + "req/sec")));
+            return tq;
+          });
+          waitForLimit(admin, u, want, 30_000);
+          ms[i] = (System.nanoTime() - t0) / 1_000;
+        }
+        Arrays.sort(ms);
+        System.out.printf("apply latency (TenantQuota change -> row in hbase:quota), %d changes: "
+                + "p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, max %.1f ms%n", changes, ms[changes / 2] / 1e3,
+            ms[(int) (changes * 0.9)] / 1e3, ms[(int) Math.min(changes - 1, Math.ceil(changes * 0.99) - 1)] / 1e3,
+            ms[changes - 1] / 1e3);
+      }
+    } finally {
+      hbase.close();
+    }
+  }
+
+  static void waitForLimit(Admin admin, String user, long want, long timeoutMs) throws Exception {
+    long deadline = System.currentTimeMillis() + timeoutMs;
+    QuotaFilter f = new QuotaFilter().setUserFilter(Pattern.quote(user));
+    while (System.currentTimeMillis() < deadline) {
+      for (QuotaSettings s : admin.getQuota(f)) {
+        if (s instanceof ThrottleSettings ts && ts.getSoftLimit() == want) {
+          return;
+        }
+      }
+      Thread.sleep(1);
+    }
+    throw new IllegalStateException("limit " + want + " not in HBase after " + timeoutMs + " ms");
+  }
+
+  static void scale(KubernetesClient k8s, int n, int resync) throws Exception {
+    StandaloneHBase hbase = new StandaloneHBase(Files.createTempDirectory("bench-hbase"), Map.of());
+    hbase.start();
+    String ns = KubeApi.newNamespace("bench-" + n);
+    try {
+      k8s.resource(cluster(ns, "hb", hbase.connectionSpec(), resync + "s")).create();
+      long c0 = System.nanoTime();
+      ExecutorService pool = Executors.newFixedThreadPool(16);
+      List<Future<?>> fs = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        int id = i;
+        fs.add(pool.submit(() -> k8s.resource(tenant(ns, "t" + id, "hb", user("b" + n + "-" + id),
+            t(ThrottleKind.REQUEST_NUMBER, "100req/sec"))).create()));
+      }
+      for (Future<?> f : fs) {
+        f.get();
+      }
+      pool.shutdown();
+      System.out.printf("scale %d: created %d TenantQuotas in %.1f s (operator not running yet)%n", n, n,
+          (System.nanoTime() - c0) / 1e9);
+
+      long s0 = System.nanoTime();
+      try (OperatorProcess op = OperatorProcess.start(KubeApi.kubeconfig(), Map.of(
+          "QUARKUS_OPERATOR_SDK_NAMESPACES", ns, "HBQ_OPERATOR_XMX", "1g"))) {
+        double started = (System.nanoTime() - s0) / 1e9;
+        int ready = 0;
+        int inHBase = 0;
+        while (ready < n || inHBase < n) {
+          Thread.sleep(1000);
+          ready = (int) k8s.resources(TenantQuota.class).inNamespace(ns).list().getItems().stream()
+              .filter(tq -> tq.getStatus() != null && tq.getStatus().condition("Ready")
+                  .map(c -> "True".equals(c.getStatus())).orElse(false)).count();
+          try (Admin admin = hbase.admin()) {
+            inHBase = admin.getQuota(new QuotaFilter().setUserFilter("b" + n + "-.*")).size();
+          }
+          if ((System.nanoTime() - s0) / 1e9 > 900) {
+            throw new IllegalStateException("not synced after 900 s: ready " + ready + ", in HBase " + inHBase);
+          }
+        }
+        double synced = (System.nanoTime() - s0) / 1e9;
+        System.out.printf("scale %d: operator ready %.1f s after start; all %d quotas in HBase and Ready %.1f s after "
+            + "start (%.1f s after the operator was ready)%n", n, started, n, synced, synced - started);
+
+        Thread.sleep(2L * resync * 1000); // let the first resyncs after the sync pass
+        Map<String, Double> before = calls(op);
+        Map<String, String> rv = versions(k8s, ns);
+        int periods = 3;
+        Thread.sleep((long) periods * resync * 1000);
+        Map<String, Double> after = calls(op);
+        Map<String, String> rv2 = versions(k8s, ns);
+        long statusWrites = rv2.entrySet().stream().filter(e -> !e.getValue().equals(rv.get(e.getKey()))).count();
+        System.out.printf("scale %d: idle, %d resync periods of %d s: hbase:quota scans %.0f, setQuota %.0f, "
+                + "cluster-info calls %.0f, status writes %d%n", n, periods, resync,
+            delta(before, after, "readAll"), delta(before, after, "setQuota"), delta(before, after, "describe"),
+            statusWrites);
+        System.out.printf("scale %d: operator heap after GC %.0f MiB%n", n, heapAfterGc(op) / 1048576.0);
+      }
+    } finally {
+      hbase.close();
+    }
+  }
+
+  static double delta(Map<String, Double> a, Map<String, Double> b, String call) {
+    return b.getOrDefault(call, 0.0) - a.getOrDefault(call, 0.0);
+  }
+
+  static Map<String, Double> calls(OperatorProcess op) throws Exception {
+    Map<String, Double> out = new HashMap<>();
+    for (String line : op.get("/q/metrics").body().split("\n")) {
+      Matcher m = METRIC.matcher(line.trim());
+      if (m.matches()) {
+        Matcher c = Pattern.compile("call=\"([^\"]+)\"").matcher(m.group(1));
+        if (c.find()) {
+          out.merge(c.group(1), Double.parseDouble(m.group(2)), Double::sum);
+        }
+      }
+    }
+    return out;
+  }
+
+  static Map<String, String> versions(KubernetesClient k8s, String ns) {
+    Map<String, String> out = new HashMap<>();
+    for (TenantQuota tq : k8s.resources(TenantQuota.class).inNamespace(ns).list().getItems()) {
+      out.put(tq.getMetadata().getName(), tq.getMetadata().getResourceVersion());
+    }
+    return out;
+  }
+
+  static double heapAfterGc(OperatorProcess op) throws Exception {
+    Process p = new ProcessBuilder("jcmd", String.valueOf(op.pid()), "GC.run").redirectErrorStream(true).start();
+    p.getInputStream().readAllBytes();
+    p.waitFor(30, TimeUnit.SECONDS);
+    Thread.sleep(1500);
+    double sum = 0;
+    for (String line : op.get("/q/metrics").body().split("\n")) {
+      if (line.startsWith("jvm_memory_used_bytes{") && line.contains("area=\"heap\"")) {
+        sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+      }
+    }
+    return sum;
+  }
+
+  static Map<String, String> options(String[] args) {
+    Map<String, String> m = new HashMap<>();
+    for (int i = 0; i + 1 < args.length; i += 2) {
+      m.put(args[i].replaceFirst("^--", ""), args[i + 1]);
+    }
+    return m;
+  }
+}

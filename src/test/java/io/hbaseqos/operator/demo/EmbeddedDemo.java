@@ -1,0 +1,92 @@
+package io.hbaseqos.operator.demo;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hbaseqos.operator.api.TenantQuota;
+import io.hbaseqos.operator.support.Examples;
+import io.hbaseqos.operator.support.KubeApi;
+import io.hbaseqos.operator.support.Kubectl;
+import io.hbaseqos.operator.support.OperatorProcess;
+import io.hbaseqos.operator.support.StandaloneHBase;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.quotas.QuotaFilter;
+import org.apache.hadoop.hbase.quotas.QuotaSettings;
+
+/**
+ * The embedded default behind {@code bin/demo}: a local kube-apiserver + etcd, a real standalone
+ * HBase 2.6.4 (quotas on), the packaged operator, and {@code examples/} applied with kubectl.
+ * Shows the tenants' statuses and the quotas HBase now holds; Ctrl-C stops everything.
+ */
+public final class EmbeddedDemo {
+  private EmbeddedDemo() {}
+
+  public static void main(String[] args) throws Exception {
+    boolean once = List.of(args).contains("--once");
+    long t0 = System.nanoTime();
+    step("starting kube-apiserver and etcd (binaries from hack/k8s-binaries.sh)");
+    KubernetesClient k8s = KubeApi.client();
+    step("starting HBase 2.6.4 standalone (master, RegionServer, ZooKeeper; hbase.quota.enabled=true)");
+    StandaloneHBase hbase = StandaloneHBase.shared();
+    step("starting the operator: target/quarkus-app/quarkus-run.jar");
+    OperatorProcess operator = OperatorProcess.start(KubeApi.kubeconfig(), Map.of());
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      System.out.println("\nstopping the operator, HBase and the API server ...");
+      operator.close();
+    }));
+    String ns = "demo";
+    Kubectl.run("create", "namespace", ns);
+    step("kubectl apply -n demo -f examples/   (HBaseCluster pointed at ZooKeeper " + hbase.quorum() + ")");
+    Kubectl.Result r = Kubectl.run("apply", "-n", ns, "-f", Examples.withQuorum(hbase.quorum()).toString());
+    System.out.print(indent(r.output()));
+    Instant deadline = Instant.now().plus(Duration.ofSeconds(90));
+    while (Instant.now().isBefore(deadline) && !allReady(k8s, ns)) {
+      Thread.sleep(250);
+    }
+    step(String.format("ready after %.1f s", (System.nanoTime() - t0) / 1e9));
+    show(hbase, ns);
+    System.out.println();
+    System.out.println("Try it (another terminal):");
+    System.out.println("  export KUBECONFIG=" + KubeApi.kubeconfig());
+    System.out.println("  " + KubeApi.kubectl() + " -n demo edit tq analytics      # change a limit, watch HBase follow");
+    System.out.println("  operator metrics: http://localhost:" + operator.httpPort() + "/q/metrics   log: " + operator.log());
+    if (once) {
+      System.exit(0);
+    }
+    System.out.println("Refreshing every 15 s. Ctrl-C stops everything.");
+    while (true) {
+      Thread.sleep(15_000);
+      show(hbase, ns);
+    }
+  }
+
+  static boolean allReady(KubernetesClient k8s, String ns) {
+    List<TenantQuota> all = k8s.resources(TenantQuota.class).inNamespace(ns).list().getItems();
+    return !all.isEmpty() && all.stream().allMatch(t -> t.getStatus() != null
+        && t.getStatus().condition("Ready").map(c -> "True".equals(c.getStatus())).orElse(false));
+  }
+
+  static void show(StandaloneHBase hbase, String ns) throws Exception {
+    step("kubectl get hbaseclusters,tenantquotas -n demo");
+    System.out.print(indent(Kubectl.run("get", "hbaseclusters,tenantquotas", "-n", ns).output()));
+    step("quotas in HBase now (Admin.getQuota, like the shell's list_quotas)");
+    try (Admin admin = hbase.admin()) {
+      for (QuotaSettings s : admin.getQuota(new QuotaFilter())) {
+        String owner = (s.getUserName() == null ? "" : "USER => " + s.getUserName() + ", ")
+            + (s.getTableName() == null ? "" : "TABLE => " + s.getTableName() + ", ")
+            + (s.getNamespace() == null ? "" : "NAMESPACE => " + s.getNamespace() + ", ");
+        System.out.println("  " + owner + s);
+      }
+    }
+  }
+
+  static void step(String s) {
+    System.out.println("==> " + s);
+  }
+
+  static String indent(String s) {
+    return s.lines().map(l -> "  " + l).reduce("", (a, b) -> a + b + "\n");
+  }
+}

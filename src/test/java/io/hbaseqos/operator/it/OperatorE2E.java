@@ -1,0 +1,87 @@
+package io.hbaseqos.operator.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hbaseqos.operator.api.HBaseCluster;
+import io.hbaseqos.operator.api.TenantQuota;
+import io.hbaseqos.operator.support.Examples;
+import io.hbaseqos.operator.support.HBaseQuotas;
+import io.hbaseqos.operator.support.KubeApi;
+import io.hbaseqos.operator.support.Kubectl;
+import io.hbaseqos.operator.support.OperatorProcess;
+import io.hbaseqos.operator.support.StandaloneHBase;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The packaged operator (Quarkus jar with the shaded HBase client) as its own process, driven with
+ * kubectl against a real API server, writing into a real HBase.
+ */
+class OperatorE2E {
+  static KubernetesClient k8s;
+  static StandaloneHBase hbase;
+  static OperatorProcess operator;
+
+  @BeforeAll
+  static void start() {
+    hbase = StandaloneHBase.shared();
+    k8s = KubeApi.client();
+    operator = OperatorProcess.start(KubeApi.kubeconfig(), Map.of());
+  }
+
+  @AfterAll
+  static void stop() {
+    if (operator != null) {
+      operator.close();
+    }
+  }
+
+  @Test
+  void examplesApplyThroughKubectlAndLandInHBase() throws Exception {
+    String ns = KubeApi.newNamespace("e2e");
+    Kubectl.Result r = Kubectl.run("apply", "-n", ns, "-f", Examples.withQuorum(hbase.quorum()).toString());
+    assertThat(r.exit()).as(r.output()).isZero();
+    await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> {
+      for (TenantQuota tq : k8s.resources(TenantQuota.class).inNamespace(ns).list().getItems()) {
+        assertThat(tq.getStatus()).as(tq.getMetadata().getName() + "\n" + operator.logTail(30)).isNotNull();
+        assertThat(tq.getStatus().condition("Ready").map(c -> c.getStatus()).orElse(null))
+            .as(tq.getMetadata().getName()).isEqualTo("True");
+      }
+    });
+    assertThat(HBaseQuotas.user("analytics")).isEqualTo(Map.of("REQUEST_NUMBER", "2500req/sec", "READ_SIZE", "10M/sec"));
+    assertThat(HBaseQuotas.of(null, null, "default:events"))
+        .isEqualTo(Map.of("WRITE_NUMBER", "500req/sec(cluster)", "WRITE_SIZE", "50M/sec(cluster)"));
+    assertThat(HBaseQuotas.of("reports", null, "usertable")).isEqualTo(Map.of("READ_CAPACITY_UNIT", "100CU/sec"));
+
+    HBaseCluster hc = k8s.resources(HBaseCluster.class).inNamespace(ns).withName("demo").get();
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> {
+      HBaseCluster c = k8s.resources(HBaseCluster.class).inNamespace(ns).withName("demo").get();
+      assertThat(c.getStatus().getHbaseVersion()).isEqualTo("2.6.4");
+      assertThat(c.getStatus().getRegionServers()).isEqualTo(1);
+      assertThat(c.getStatus().getRpcThrottleEnabled()).isTrue();
+      assertThat(c.getStatus().getQuotasEnabled()).isTrue();
+      assertThat(c.getStatus().getManagedQuotas()).isEqualTo(3);
+    });
+    assertThat(hc).isNotNull();
+
+    r = Kubectl.run("get", "-n", ns, "tq");
+    assertThat(r.output()).contains("user=analytics").contains("REQUEST_NUMBER=2500req/sec").contains("True");
+
+    var metrics = operator.get("/q/metrics").body();
+    assertThat(metrics).contains("hbaseqos_quota_writes_total").contains("hbaseqos_hbase_call_seconds");
+    assertThat(operator.get("/q/health/live").statusCode()).isEqualTo(200);
+
+    r = Kubectl.run("delete", "-n", ns, "tq", "analytics", "reports-on-usertable", "--wait=true", "--timeout=60s");
+    assertThat(r.exit()).as(r.output()).isZero();
+    assertThat(HBaseQuotas.user("analytics")).isEmpty();
+    // deletionPolicy: Retain
+    assertThat(HBaseQuotas.of("reports", null, "usertable")).isEqualTo(Map.of("READ_CAPACITY_UNIT", "100CU/sec"));
+    r = Kubectl.run("delete", "ns", ns, "--wait=false");
+    assertThat(r.exit()).as(r.output()).isZero();
+  }
+}

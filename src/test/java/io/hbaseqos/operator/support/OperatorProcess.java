@@ -1,0 +1,124 @@
+package io.hbaseqos.operator.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** The packaged operator (target/quarkus-app/quarkus-run.jar) as its own process, outside a container. */
+public final class OperatorProcess implements AutoCloseable {
+  private final Process process;
+  private final int httpPort;
+  private final Path log;
+
+  private OperatorProcess(Process process, int httpPort, Path log) {
+    this.process = process;
+    this.httpPort = httpPort;
+    this.log = log;
+  }
+
+  public static Path jar() {
+    return Paths.projectDir().resolve("target/quarkus-app/quarkus-run.jar");
+  }
+
+  /** Starts the operator with the given kubeconfig and extra environment; waits until it is ready. */
+  public static OperatorProcess start(Path kubeconfig, Map<String, String> env) {
+    Path jar = jar();
+    if (!Files.exists(jar)) {
+      throw new IllegalStateException(jar + " is missing: run ./mvnw package first");
+    }
+    int port = StandaloneHBase.freePort();
+    try {
+      Path log = Files.createTempFile("hbaseqos-operator", ".log");
+      List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+          "-Xmx" + env.getOrDefault("HBQ_OPERATOR_XMX", "512m"), "-jar", jar.toString()));
+      ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+      pb.environment().put("KUBECONFIG", kubeconfig.toString());
+      pb.environment().put("QUARKUS_HTTP_PORT", String.valueOf(port));
+      pb.environment().putAll(env);
+      OperatorProcess op = new OperatorProcess(pb.start(), port, log);
+      op.awaitReady(Duration.ofSeconds(90));
+      return op;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private void awaitReady(Duration timeout) {
+    Instant deadline = Instant.now().plus(timeout);
+    while (Instant.now().isBefore(deadline)) {
+      if (!process.isAlive()) {
+        throw new IllegalStateException("operator exited with " + process.exitValue() + ":\n" + logTail(60));
+      }
+      try {
+        if (get("/q/health/ready").statusCode() == 200) {
+          return;
+        }
+      } catch (IOException e) {
+        // not listening yet
+      }
+      try {
+        Thread.sleep(300);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+    throw new IllegalStateException("operator not ready within " + timeout + ":\n" + logTail(60));
+  }
+
+  public HttpResponse<String> get(String path) throws IOException {
+    try {
+      return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:" + httpPort + path))
+          .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException(e);
+    }
+  }
+
+  public long pid() {
+    return process.pid();
+  }
+
+  public int httpPort() {
+    return httpPort;
+  }
+
+  public Path log() {
+    return log;
+  }
+
+  public String logTail(int lines) {
+    try {
+      List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
+      return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+    } catch (IOException e) {
+      return "(no log)";
+    }
+  }
+
+  @Override
+  public void close() {
+    process.destroy();
+    try {
+      if (!process.waitFor(20, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
