@@ -24,10 +24,18 @@ class CrdValidationIT {
   static KubernetesClient k8s;
   static String ns;
 
+  static final java.util.Set<String> NAMESPACES = new java.util.HashSet<>();
+
+  @org.junit.jupiter.api.AfterAll
+  static void cleanUp() {
+    KubeApi.forceCleanUp(NAMESPACES); // no operator runs in this test
+  }
+
   @BeforeAll
   static void setUp() {
     k8s = KubeApi.client();
     ns = KubeApi.newNamespace("crd");
+    NAMESPACES.add(ns);
   }
 
   static String tenant(String name, String subject, String throttles, String extra) {
@@ -179,6 +187,7 @@ class CrdValidationIT {
     assertThat(r.output).contains("system namespaces").contains("limit has the wrong unit for its type");
 
     String exNs = KubeApi.newNamespace("examples");
+    NAMESPACES.add(exNs);
     r = kubectl("apply", "-n", exNs, "-f", io.hbaseqos.operator.support.Paths.projectDir().resolve("examples").toString());
     assertThat(r.exit).as(r.output).isZero();
     r = kubectl("get", "-n", exNs, "tq");

@@ -38,8 +38,13 @@ class HBaseOutageIT {
     operator = new OperatorHarness(k8s);
   }
 
+  static String namespace;
+
   @AfterAll
   static void stop() {
+    if (namespace != null) {
+      KubeApi.cleanUp(List.of(namespace));
+    }
     if (operator != null) {
       operator.close();
     }
@@ -54,6 +59,15 @@ class HBaseOutageIT {
         : tq.getStatus().condition("Ready").map(c -> c.getReason()).orElse(null);
   }
 
+  static boolean allHaveReason(String ns, int n, String reason) {
+    for (int i = 0; i < n; i++) {
+      if (!reason.equals(readyReason(ns, "t" + i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   static long limitInHBase(String user) throws Exception {
     try (Admin admin = hbase.admin()) {
       return admin.getQuota(new QuotaFilter().setUserFilter(java.util.regex.Pattern.quote(user))).stream()
@@ -65,19 +79,13 @@ class HBaseOutageIT {
   @Test
   void outageIsReportedAndEverythingConvergesWhenHBaseReturns() throws Exception {
     String ns = KubeApi.newNamespace("outage");
+    namespace = ns;
     k8s.resource(cluster(ns, "hb", hbase.connectionSpec(), "2s")).create();
     int n = 20;
     for (int i = 0; i < n; i++) {
       k8s.resource(tenant(ns, "t" + i, "hb", user("outage-" + i), t(ThrottleKind.REQUEST_NUMBER, "100req/sec"))).create();
     }
-    await().atMost(60, TimeUnit.SECONDS).until(() -> {
-      for (int i = 0; i < n; i++) {
-        if (!"Synced".equals(readyReason(ns, "t" + i))) {
-          return false;
-        }
-      }
-      return true;
-    });
+    await().atMost(60, TimeUnit.SECONDS).until(() -> allHaveReason(ns, n, "Synced"));
     int threadsBefore = Thread.activeCount();
 
     hbase.stop();
@@ -88,14 +96,7 @@ class HBaseOutageIT {
       tq.getSpec().setThrottles(List.of(t(ThrottleKind.REQUEST_NUMBER, "200req/sec")));
       k8s.resource(tq).update();
     }
-    await().atMost(90, TimeUnit.SECONDS).until(() -> {
-      for (int i = 0; i < n; i++) {
-        if (!"HBaseUnavailable".equals(readyReason(ns, "t" + i))) {
-          return false;
-        }
-      }
-      return true;
-    });
+    await().atMost(90, TimeUnit.SECONDS).until(() -> allHaveReason(ns, n, "HBaseUnavailable"));
     long reportedAfterMs = (System.nanoTime() - down) / 1_000_000;
     await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> {
       HBaseCluster c = k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").get();
@@ -108,14 +109,7 @@ class HBaseOutageIT {
 
     hbase.start();
     long up = System.nanoTime();
-    await().atMost(120, TimeUnit.SECONDS).until(() -> {
-      for (int i = 0; i < n; i++) {
-        if (!"Synced".equals(readyReason(ns, "t" + i))) {
-          return false;
-        }
-      }
-      return true;
-    });
+    await().atMost(120, TimeUnit.SECONDS).until(() -> allHaveReason(ns, n, "Synced"));
     long convergedAfterMs = (System.nanoTime() - up) / 1_000_000;
     for (int i = 0; i < n; i++) {
       assertThat(limitInHBase("outage-" + i)).isEqualTo(200);

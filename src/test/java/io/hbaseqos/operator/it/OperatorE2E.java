@@ -12,6 +12,7 @@ import io.hbaseqos.operator.support.KubeApi;
 import io.hbaseqos.operator.support.Kubectl;
 import io.hbaseqos.operator.support.OperatorProcess;
 import io.hbaseqos.operator.support.StandaloneHBase;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -81,7 +82,7 @@ class OperatorE2E {
     assertThat(HBaseQuotas.user("analytics")).isEmpty();
     // deletionPolicy: Retain
     assertThat(HBaseQuotas.of("reports", null, "usertable")).isEqualTo(Map.of("READ_CAPACITY_UNIT", "100CU/sec"));
-    r = Kubectl.run("delete", "ns", ns, "--wait=false");
-    assertThat(r.exit()).as(r.output()).isZero();
+    KubeApi.cleanUp(List.of(ns));
+    assertThat(HBaseQuotas.of(null, null, "default:events")).isEmpty();
   }
 }

@@ -48,14 +48,18 @@ class TenantQuotaIT {
     operator = new OperatorHarness(k8s);
   }
 
+  static final java.util.Set<String> NAMESPACES = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   @AfterAll
   static void stop() {
+    KubeApi.cleanUp(NAMESPACES);
     operator.close();
   }
 
   @BeforeEach
   void namespaceWithCluster() {
     ns = KubeApi.newNamespace("tq");
+    NAMESPACES.add(ns);
     k8s.resource(cluster(ns, "hb", StandaloneHBase.shared().connectionSpec(), "2s")).create();
     awaitClusterReady(ns, "hb");
   }
@@ -302,6 +306,7 @@ class TenantQuotaIT {
     assertThat(HBaseQuotas.user(drop)).isNotEmpty();
     // a second cluster resource for the same HBase with removal on, ignoring everything but our target
     String ns2 = KubeApi.newNamespace("unmanaged");
+    NAMESPACES.add(ns2);
     HBaseCluster remover = cluster(ns2, "hb", StandaloneHBase.shared().connectionSpec(), "2s");
     remover.getSpec().getQuotas().setUnmanagedPolicy(io.hbaseqos.operator.api.QuotaSettingsSpec.UnmanagedPolicy.Remove);
     remover.getSpec().getQuotas().setUnmanagedIgnore(List.of("^(?!user=" + drop + "$)"));

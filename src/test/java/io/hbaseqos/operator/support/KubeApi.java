@@ -44,6 +44,56 @@ public final class KubeApi {
     return Paths.k8sBinDir().resolve("kubectl").toString();
   }
 
+  /**
+   * Deletes the operator's resources in the given namespaces and waits until they are gone (while
+   * an operator still runs, so finalizers clean HBase). The test API server has no namespace
+   * controller, so deleting a namespace would leave them behind for later tests' operators.
+   */
+  public static void cleanUp(java.util.Collection<String> namespaces) {
+    KubernetesClient c = client();
+    for (String ns : namespaces) {
+      c.resources(io.hbaseqos.operator.api.TenantQuota.class).inNamespace(ns).delete();
+    }
+    for (String ns : namespaces) {
+      waitEmpty(() -> c.resources(io.hbaseqos.operator.api.TenantQuota.class).inNamespace(ns).list().getItems());
+      c.resources(io.hbaseqos.operator.api.HBaseCluster.class).inNamespace(ns).delete();
+      waitEmpty(() -> c.resources(io.hbaseqos.operator.api.HBaseCluster.class).inNamespace(ns).list().getItems());
+    }
+  }
+
+  /** Removes finalizers and deletes everything (no operator running). */
+  public static void forceCleanUp(java.util.Collection<String> namespaces) {
+    KubernetesClient c = client();
+    for (String ns : namespaces) {
+      for (var tq : c.resources(io.hbaseqos.operator.api.TenantQuota.class).inNamespace(ns).list().getItems()) {
+        c.resource(tq).edit(r -> {
+          r.getMetadata().setFinalizers(List.of());
+          return r;
+        });
+      }
+      for (var hc : c.resources(io.hbaseqos.operator.api.HBaseCluster.class).inNamespace(ns).list().getItems()) {
+        c.resource(hc).edit(r -> {
+          r.getMetadata().setFinalizers(List.of());
+          return r;
+        });
+      }
+      c.resources(io.hbaseqos.operator.api.TenantQuota.class).inNamespace(ns).delete();
+      c.resources(io.hbaseqos.operator.api.HBaseCluster.class).inNamespace(ns).delete();
+    }
+  }
+
+  private static void waitEmpty(java.util.function.Supplier<List<?>> list) {
+    long deadline = System.currentTimeMillis() + 60_000;
+    while (!list.get().isEmpty() && System.currentTimeMillis() < deadline) {
+      try {
+        Thread.sleep(200);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
   /** A fresh namespace for one test. */
   public static String newNamespace(String prefix) {
     String name = prefix + "-" + NS.incrementAndGet() + "-" + Long.toString(System.nanoTime() % 100000, 36);
