@@ -5,6 +5,8 @@ import io.hbaseqos.operator.cluster.ClusterRegistry;
 import io.hbaseqos.operator.hbase.BackendFactory;
 import io.hbaseqos.operator.metrics.OperatorMetrics;
 import io.hbaseqos.operator.reconciler.EventRecorder;
+import io.javaoperatorsdk.operator.api.monitoring.Metrics;
+import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
@@ -24,6 +26,16 @@ public class OperatorBeans {
   @Singleton
   OperatorMetrics metrics(MeterRegistry registry) {
     return new OperatorMetrics(registry);
+  }
+
+  /**
+   * The framework's reconcile metrics without per-resource series: with thousands of
+   * TenantQuotas, per-resource meters (the extension's default) exhaust the heap.
+   */
+  @Produces
+  @Singleton
+  Metrics frameworkMetrics(MeterRegistry registry) {
+    return MicrometerMetrics.withoutPerResourceMetrics(registry);
   }
 
   @Produces

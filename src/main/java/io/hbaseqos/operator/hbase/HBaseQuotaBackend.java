@@ -6,6 +6,7 @@ import io.hbaseqos.operator.quota.Subject;
 import io.hbaseqos.operator.quota.SubjectQuota;
 import io.hbaseqos.operator.quota.ThrottleKind;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,6 +20,7 @@ import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.quotas.QuotaFilter;
+import org.apache.hadoop.hbase.quotas.QuotaRetriever;
 import org.apache.hadoop.hbase.quotas.QuotaScope;
 import org.apache.hadoop.hbase.quotas.QuotaSettings;
 import org.apache.hadoop.hbase.quotas.QuotaSettingsFactory;
@@ -76,9 +78,13 @@ public final class HBaseQuotaBackend implements QuotaBackend {
   }
 
   private Map<Subject, SubjectQuota> read(QuotaFilter filter) throws IOException {
-    List<QuotaSettings> settings;
-    try (Admin admin = connection.getAdmin()) {
-      settings = admin.getQuota(filter);
+    // Not Admin.getQuota: its iterator logs and swallows scan failures, so an unreachable cluster
+    // would look like an empty hbase:quota (and deletions would "succeed" without removing anything).
+    List<QuotaSettings> settings = new ArrayList<>();
+    try (QuotaRetriever retriever = new QuotaRetriever(connection, filter)) {
+      for (QuotaSettings s = retriever.next(); s != null; s = retriever.next()) {
+        settings.add(s);
+      }
     }
     Map<Subject, SubjectQuota> out = new LinkedHashMap<>();
     for (QuotaSettings s : settings) {

@@ -318,6 +318,36 @@ class TenantQuotaIT {
   }
 
   @Test
+  void deletionWaitsForAnUnreachableClusterUntilReleasedByAnnotation() {
+    // a cluster resource of its own, so that moving it away does not disturb the other tests
+    k8s.resource(cluster(ns, "breakable", StandaloneHBase.shared().connectionSpec(), "2s")).create();
+    awaitClusterReady(ns, "breakable");
+    String u = "mona-" + ns;
+    k8s.resource(tenant(ns, "mona", "breakable", user(u), t(ThrottleKind.REQUEST_NUMBER, "10req/sec"))).create();
+    awaitReady("mona");
+    HBaseCluster c = k8s.resources(HBaseCluster.class).inNamespace(ns).withName("breakable").get();
+    c.getSpec().getConnection().setZookeeperQuorum("localhost:" + StandaloneHBase.freePort()); // nothing listens
+    k8s.resource(c).update();
+    await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> assertThat(k8s.resources(HBaseCluster.class)
+        .inNamespace(ns).withName("breakable").get().getStatus().condition("Reachable").get().getStatus())
+        .isEqualTo("False"));
+    k8s.resource(get("mona")).delete();
+    await().atMost(60, TimeUnit.SECONDS).untilAsserted(() ->
+        assertThat(events("mona")).as(() -> "resource: " + (get("mona") == null ? "gone"
+            : get("mona").getMetadata().getFinalizers() + " deleting=" + get("mona").getMetadata().getDeletionTimestamp())
+            + " HBase: " + HBaseQuotas.user(u))
+            .anySatisfy(e -> assertThat(e.getReason()).isEqualTo("CleanupFailed")));
+    assertThat(get("mona")).as("kept by its finalizer while HBase cannot be cleaned").isNotNull();
+    k8s.resources(TenantQuota.class).inNamespace(ns).withName("mona").edit(tq -> {
+      tq.getMetadata().setAnnotations(Map.of("hbaseqos.io/skip-cleanup", "true"));
+      return tq;
+    });
+    await().atMost(60, TimeUnit.SECONDS).until(() -> get("mona") == null);
+    assertThat(HBaseQuotas.user(u)).as("released without touching HBase").isEqualTo(Map.of("REQUEST_NUMBER", "10req/sec"));
+    HBaseQuotas.set(QuotaSettingsFactory.unthrottleUser(u));
+  }
+
+  @Test
   void tableNamesAreNormalised() {
     k8s.resource(tenant(ns, "plain", "hb", table("plain_" + ns.replace('-', '_')),
         t(ThrottleKind.REQUEST_NUMBER, "10req/sec"))).create();

@@ -241,7 +241,7 @@ public final class StandaloneHBase implements AutoCloseable {
     return out;
   }
 
-  static int freePort() {
+  public static int freePort() {
     try (ServerSocket s = new ServerSocket(0)) {
       s.setReuseAddress(true);
       return s.getLocalPort();
