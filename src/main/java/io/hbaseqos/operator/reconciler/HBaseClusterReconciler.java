@@ -70,7 +70,7 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
         events.warning(hc, "InvalidSpec", msg);
       }
       Conditions.set(st, Conditions.READY, false, "InvalidSpec", msg, gen, now);
-      return finish(hc, old, st, gen);
+      return finish(hc, context, old, st, gen);
     }
     ClusterState state = registry.upsert(hc);
     String key = state.id();
@@ -80,12 +80,12 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
       }
       Conditions.set(st, Conditions.REACHABLE, false, "Unreachable", state.lastError(), gen, now);
       Conditions.set(st, Conditions.READY, false, "Unreachable", state.lastError(), gen, now);
-      return finish(hc, old, st, gen);
+      return finish(hc, context, old, st, gen);
     }
     ClusterInfo info = state.info();
     if (info == null) {
       Conditions.set(st, Conditions.READY, false, "Connecting", "waiting for the first resync of the cluster", gen, now);
-      return finish(hc, old, st, gen);
+      return finish(hc, context, old, st, gen);
     }
     if (!Conditions.isTrue(old, Conditions.REACHABLE)) {
       events.normal(hc, "Reachable", "connected to HBase " + info.version() + " with " + info.regionServers()
@@ -111,14 +111,14 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
       }
       Conditions.set(st, Conditions.QUOTAS_ENABLED, false, "QuotasDisabled", msg, gen, now);
       Conditions.set(st, Conditions.READY, false, "QuotasDisabled", msg, gen, now);
-      return finish(hc, old, st, gen);
+      return finish(hc, context, old, st, gen);
     }
     Conditions.set(st, Conditions.QUOTAS_ENABLED, info.quotasEnabled(), info.quotasEnabled() ? "Enabled" : "Disabled",
         info.quotasEnabled() ? "hbase:quota exists" : "quotas are off, as declared", gen, now);
     String msg = info.rpcThrottleEnabled() ? "quotas are managed"
         : "quotas are managed, but RPC throttling is switched off in HBase (switch_rpc_throttle): limits are stored, not enforced";
     Conditions.set(st, Conditions.READY, true, info.rpcThrottleEnabled() ? "Ready" : "ThrottlingDisabled", msg, gen, now);
-    return finish(hc, old, st, gen);
+    return finish(hc, context, old, st, gen);
   }
 
   static List<String> validate(HBaseCluster hc) {
@@ -155,12 +155,11 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
     }
   }
 
-  private UpdateControl<HBaseCluster> finish(HBaseCluster hc, HBaseClusterStatus old, HBaseClusterStatus st, Long gen) {
+  private UpdateControl<HBaseCluster> finish(HBaseCluster hc, Context<HBaseCluster> context, HBaseClusterStatus old,
+      HBaseClusterStatus st, Long gen) {
     st.setObservedGeneration(gen);
-    if (Serialization.asJson(old).equals(Serialization.asJson(st))) {
-      return UpdateControl.noUpdate();
-    }
-    return UpdateControl.patchStatus(Statuses.patchOf(hc, new HBaseCluster(), st));
+    Statuses.write(context.getClient(), hc, old, st);
+    return UpdateControl.noUpdate();
   }
 
   @Override

@@ -87,7 +87,7 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
         events.warning(tq, "InvalidSpec", e.getMessage());
       }
       Conditions.set(st, Conditions.READY, false, "InvalidSpec", e.getMessage(), gen, now);
-      return finish(tq, old, st, gen, null);
+      return finish(tq, context, old, st, gen, null);
     }
     st.setSubject(desired.subject().toString());
     String clusterKey = ClusterRegistry.clusterKeyOf(tq);
@@ -97,7 +97,7 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
           + tq.getMetadata().getNamespace() + "'";
       transitionEvent(tq, old, "ClusterNotFound", msg, true);
       Conditions.set(st, Conditions.READY, false, "ClusterNotFound", msg, gen, now);
-      return finish(tq, old, st, gen, null);
+      return finish(tq, context, old, st, gen, null);
     }
     if (!registry.owns(tq)) {
       TenantQuota owner = registry.claimants(tq).get(0);
@@ -112,7 +112,7 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
       st.setThrottles(new ArrayList<>());
       st.setSummary(null);
       st.setBypassGlobals(null);
-      return finish(tq, old, st, gen, null);
+      return finish(tq, context, old, st, gen, null);
     }
     Conditions.remove(st, Conditions.CONFLICT);
 
@@ -160,18 +160,14 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
       Conditions.set(st, Conditions.READY, false, "HBaseError", msg, gen, now);
       retry = Duration.ofSeconds(30);
     }
-    return finish(tq, old, st, gen, retry);
+    return finish(tq, context, old, st, gen, retry);
   }
 
-  private UpdateControl<TenantQuota> finish(TenantQuota tq, TenantQuotaStatus old, TenantQuotaStatus st, Long gen,
-      Duration retry) {
+  private UpdateControl<TenantQuota> finish(TenantQuota tq, Context<TenantQuota> context, TenantQuotaStatus old,
+      TenantQuotaStatus st, Long gen, Duration retry) {
     st.setObservedGeneration(gen);
-    UpdateControl<TenantQuota> control;
-    if (json(old).equals(json(st))) {
-      control = UpdateControl.noUpdate();
-    } else {
-      control = UpdateControl.patchStatus(Statuses.patchOf(tq, new TenantQuota(), st));
-    }
+    Statuses.write(context.getClient(), tq, old, st);
+    UpdateControl<TenantQuota> control = UpdateControl.noUpdate();
     if (retry != null) {
       control.rescheduleAfter(retry);
     }
@@ -274,8 +270,5 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
     return Serialization.unmarshal(Serialization.asJson(s), TenantQuotaStatus.class);
   }
 
-  private static String json(Object o) {
-    return Serialization.asJson(o);
-  }
 
 }
