@@ -58,7 +58,6 @@ public class ClusterState {
   private final Map<Subject, Long> lastWrite = new ConcurrentHashMap<>();
   private final Set<Subject> collateral = ConcurrentHashMap.newKeySet();
   private volatile boolean loaded;
-  private volatile Instant lastRefresh;
   private volatile ClusterInfo info;
 
   private int failures;
@@ -126,10 +125,6 @@ public class ClusterState {
     return lastErrorDetail;
   }
 
-  public Instant lastRefresh() {
-    return lastRefresh;
-  }
-
   public ClusterInfo info() {
     return info;
   }
@@ -168,7 +163,6 @@ public class ClusterState {
       }
     }
     loaded = true;
-    lastRefresh = clock.instant();
   }
 
   public ClusterInfo describe() throws IOException {

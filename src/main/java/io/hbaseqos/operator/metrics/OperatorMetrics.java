@@ -16,10 +16,6 @@ public class OperatorMetrics {
     this.registry = registry;
   }
 
-  public MeterRegistry registry() {
-    return registry;
-  }
-
   public void quotaWrite(String cluster, String op) {
     Counter.builder("hbaseqos.quota.writes").description("setQuota calls made")
         .tag("cluster", cluster).tag("op", op).register(registry).increment();

@@ -40,9 +40,6 @@ import org.apache.hadoop.hbase.quotas.ThrottleSettings;
  * Run: {@code bin/benchmark sync [--changes 200] [--tenants 1000,10000] [--resync 10]}
  */
 public final class SyncBenchmark {
-  private static final Pattern METRIC = Pattern.compile(
-      "^hbaseqos_hbase_call_seconds_count\\{([^}]*)\\}\\s+([0-9.Ee+-]+)$");
-
   private SyncBenchmark() {}
 
   public static void main(String[] args) throws Exception {
@@ -181,27 +178,24 @@ public final class SyncBenchmark {
     return b.getOrDefault(call, 0.0) - a.getOrDefault(call, 0.0);
   }
 
+  /** HBase call counts by call name, from the operator's Prometheus endpoint. */
   static Map<String, Double> calls(OperatorProcess op) throws Exception {
-    Map<String, Double> out = new HashMap<>();
-    for (String line : op.get("/q/metrics").body().split("\n")) {
-      Matcher m = METRIC.matcher(line.trim());
-      if (m.matches()) {
-        Matcher c = Pattern.compile("call=\"([^\"]+)\"").matcher(m.group(1));
-        if (c.find()) {
-          out.merge(c.group(1), Double.parseDouble(m.group(2)), Double::sum);
-        }
-      }
-    }
-    return out;
+    return byCall(op, "count");
   }
 
+  /** Total seconds spent in HBase calls, by call name. */
   static Map<String, Double> sums(OperatorProcess op) throws Exception {
+    return byCall(op, "sum");
+  }
+
+  private static Map<String, Double> byCall(OperatorProcess op, String stat) throws Exception {
+    Pattern line = Pattern.compile("^hbaseqos_hbase_call_seconds_" + stat + "\\{([^}]*)\\}\\s+([0-9.Ee+-]+)$");
+    Pattern call = Pattern.compile("call=\"([^\"]+)\"");
     Map<String, Double> out = new HashMap<>();
-    Pattern sum = Pattern.compile("^hbaseqos_hbase_call_seconds_sum\\{([^}]*)\\}\\s+([0-9.Ee+-]+)$");
-    for (String line : op.get("/q/metrics").body().split("\n")) {
-      Matcher m = sum.matcher(line.trim());
+    for (String l : op.get("/q/metrics").body().split("\n")) {
+      Matcher m = line.matcher(l.trim());
       if (m.matches()) {
-        Matcher c = Pattern.compile("call=\"([^\"]+)\"").matcher(m.group(1));
+        Matcher c = call.matcher(m.group(1));
         if (c.find()) {
           out.merge(c.group(1), Double.parseDouble(m.group(2)), Double::sum);
         }

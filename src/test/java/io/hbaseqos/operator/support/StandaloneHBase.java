@@ -182,11 +182,6 @@ public final class StandaloneHBase implements AutoCloseable {
     return connection.getAdmin();
   }
 
-  public synchronized Connection connection() throws IOException {
-    admin().close();
-    return connection;
-  }
-
   private void writeSite() throws IOException {
     Map<String, String> site = new LinkedHashMap<>();
     site.put("hbase.cluster.distributed", "false");
