@@ -131,17 +131,14 @@ public class ClusterRegistry implements AutoCloseable {
   public ClusterState upsert(HBaseCluster cluster) {
     String key = clusterKey(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName());
     SyncPolicy policy = SyncPolicy.of(cluster.getSpec().getQuotas());
-    boolean[] created = {false};
-    ClusterState state = clusters.compute(key, (k, old) -> {
-      if (old == null) {
-        created[0] = true;
-        return new ClusterState(k, cluster.getSpec().getConnection(), factory, metrics, clock);
-      }
-      old.updateConnection(cluster.getSpec().getConnection());
-      return old;
-    });
-    if (created[0]) {
+    // the framework reconciles one HBaseCluster at a time, so get-then-put does not race
+    ClusterState state = clusters.get(key);
+    if (state == null) {
+      state = new ClusterState(key, cluster.getSpec().getConnection(), factory, metrics, clock);
+      clusters.put(key, state);
       tenantsOf(key).forEach(this::triggerTenant); // they may be waiting for this cluster
+    } else {
+      state.updateConnection(cluster.getSpec().getConnection());
     }
     policies.put(key, policy);
     Sync sync = syncs.get(key);

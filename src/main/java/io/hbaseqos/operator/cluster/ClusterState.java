@@ -37,7 +37,7 @@ import java.util.concurrent.TimeoutException;
 public class ClusterState {
   static final Duration MIN_BACKOFF = Duration.ofSeconds(1);
   static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
-  static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(15);
+  static final Duration CALL_TIMEOUT = Duration.ofSeconds(15);
   /** HBase calls in flight per cluster at most; more wait (each with its own deadline). */
   static final int MAX_CALLS = 8;
 
@@ -69,7 +69,6 @@ public class ClusterState {
   private final Object backendLock = new Object();
   /** Lets one thread do the first scan while the others wait for it. */
   private final Object loadLock = new Object();
-  private final Duration callTimeout;
   private final ExecutorService executor;
 
   public ClusterState(String id, ConnectionSpec connection, BackendFactory factory, OperatorMetrics metrics, Clock clock) {
@@ -78,7 +77,6 @@ public class ClusterState {
     this.factory = factory;
     this.metrics = metrics;
     this.clock = clock;
-    this.callTimeout = DEFAULT_CALL_TIMEOUT;
     ThreadPoolExecutor pool = new ThreadPoolExecutor(MAX_CALLS, MAX_CALLS, 30, TimeUnit.SECONDS,
         new LinkedBlockingQueue<>(), r -> {
           Thread t = new Thread(r, "hbaseqos-hbase-" + id);
@@ -261,14 +259,14 @@ public class ClusterState {
       throw new ClusterUnavailableException("HBase cluster " + id + " is closed", MAX_BACKOFF, e);
     }
     try {
-      T result = future.get(callTimeout.toMillis(), TimeUnit.MILLISECONDS);
+      T result = future.get(CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
       metrics.hbaseCall(id, name, System.nanoTime() - t0, true);
       succeeded();
       return result;
     } catch (TimeoutException e) {
       future.cancel(true);
       metrics.hbaseCall(id, name, System.nanoTime() - t0, false);
-      throw failed(new TimeoutException("no answer within " + callTimeout.toSeconds() + " s"), probe);
+      throw failed(new TimeoutException("no answer within " + CALL_TIMEOUT.toSeconds() + " s"), probe);
     } catch (InterruptedException e) {
       future.cancel(true);
       Thread.currentThread().interrupt();
@@ -277,7 +275,6 @@ public class ClusterState {
       Throwable e = ee.getCause();
       metrics.hbaseCall(id, name, System.nanoTime() - t0, false);
       if (isRequestError(e)) {
-        endProbe(probe);
         throw e instanceof IOException io ? io : new IOException(e);
       }
       throw failed(e, probe);
@@ -321,9 +318,9 @@ public class ClusterState {
     Duration backoff = Duration.ofSeconds(seconds);
     nextAttempt = clock.instant().plus(backoff);
     // The message goes into status conditions: keep it stable across retries (no timings, no ports).
-    lastError = "HBase cluster " + id + " is unreachable (" + rootCause(e).getClass().getSimpleName()
+    lastError = "HBase cluster " + id + " is unreachable (" + Errors.rootCause(e).getClass().getSimpleName()
         + "); retrying with back-off";
-    lastErrorDetail = rootMessage(e);
+    lastErrorDetail = Errors.rootMessage(e);
     return new ClusterUnavailableException(lastError, backoff, e);
   }
 
@@ -331,21 +328,6 @@ public class ClusterState {
   public Duration retryAfter() {
     Duration d = Duration.between(clock.instant(), nextAttempt);
     return d.isNegative() ? Duration.ZERO : d;
-  }
-
-  static Throwable rootCause(Throwable e) {
-    Throwable t = e;
-    while (t.getCause() != null && t.getCause() != t) {
-      t = t.getCause();
-    }
-    return t;
-  }
-
-  static String rootMessage(Throwable e) {
-    Throwable t = rootCause(e);
-    String m = t.getMessage() == null ? t.getClass().getSimpleName() : t.getClass().getSimpleName() + ": " + t.getMessage();
-    m = m.replaceAll("\\s+", " ");
-    return m.length() > 300 ? m.substring(0, 300) + "..." : m;
   }
 
   private void closeBackend() {

@@ -6,10 +6,8 @@ import io.hbaseqos.operator.quota.Subject;
 import io.hbaseqos.operator.quota.SubjectQuota;
 import io.hbaseqos.operator.quota.ThrottleKind;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
@@ -80,30 +78,26 @@ public final class HBaseQuotaBackend implements QuotaBackend {
   private Map<Subject, SubjectQuota> read(QuotaFilter filter) throws IOException {
     // Not Admin.getQuota: its iterator logs and swallows scan failures, so an unreachable cluster
     // would look like an empty hbase:quota (and deletions would "succeed" without removing anything).
-    List<QuotaSettings> settings = new ArrayList<>();
+    Map<Subject, SubjectQuota> out = new LinkedHashMap<>();
     try (QuotaRetriever retriever = new QuotaRetriever(connection, filter)) {
       for (QuotaSettings s = retriever.next(); s != null; s = retriever.next()) {
-        settings.add(s);
+        if (s.getRegionServer() != null) {
+          continue; // RegionServer-wide throttles are not tenant subjects
+        }
+        Subject subject = new Subject(s.getUserName(), s.getNamespace(),
+            s.getTableName() == null ? null : s.getTableName().getNameAsString());
+        SubjectQuota current = out.getOrDefault(subject, SubjectQuota.empty(subject));
+        if (s.getQuotaType() == QuotaType.GLOBAL_BYPASS) {
+          current = current.withBypass(true);
+        } else if (s instanceof ThrottleSettings t) {
+          ThrottleKind kind = ThrottleKind.valueOf(t.getThrottleType().name());
+          Limit.Scope scope = t.getQuotaScope() == QuotaScope.CLUSTER ? Limit.Scope.CLUSTER : Limit.Scope.MACHINE;
+          current = current.with(kind, new Limit(Math.max(1, t.getSoftLimit()), t.getTimeUnit(), scope));
+        } else {
+          continue; // space quotas are not managed here
+        }
+        out.put(subject, current);
       }
-    }
-    Map<Subject, SubjectQuota> out = new LinkedHashMap<>();
-    for (QuotaSettings s : settings) {
-      if (s.getRegionServer() != null) {
-        continue; // RegionServer-wide throttles are not tenant subjects
-      }
-      Subject subject = new Subject(s.getUserName(), s.getNamespace(),
-          s.getTableName() == null ? null : s.getTableName().getNameAsString());
-      SubjectQuota current = out.getOrDefault(subject, SubjectQuota.empty(subject));
-      if (s.getQuotaType() == QuotaType.GLOBAL_BYPASS) {
-        current = current.withBypass(true);
-      } else if (s instanceof ThrottleSettings t) {
-        ThrottleKind kind = ThrottleKind.valueOf(t.getThrottleType().name());
-        Limit.Scope scope = t.getQuotaScope() == QuotaScope.CLUSTER ? Limit.Scope.CLUSTER : Limit.Scope.MACHINE;
-        current = current.with(kind, new Limit(Math.max(1, t.getSoftLimit()), t.getTimeUnit(), scope));
-      } else {
-        continue; // space quotas are not managed here
-      }
-      out.put(subject, current);
     }
     return out;
   }

@@ -8,6 +8,7 @@ import io.hbaseqos.operator.api.TenantQuotaStatus;
 import io.hbaseqos.operator.cluster.ClusterRegistry;
 import io.hbaseqos.operator.cluster.ClusterState;
 import io.hbaseqos.operator.cluster.ClusterUnavailableException;
+import io.hbaseqos.operator.cluster.Errors;
 import io.hbaseqos.operator.metrics.OperatorMetrics;
 import io.hbaseqos.operator.quota.DesiredQuotas;
 import io.hbaseqos.operator.quota.LimitSyntax;
@@ -155,7 +156,7 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
       Conditions.set(st, Conditions.READY, false, "HBaseUnavailable", e.getMessage(), gen, now);
       retry = e.retryAfter().plusMillis(100);
     } catch (IOException e) {
-      String msg = "HBase refused the quota: " + rootMessage(e);
+      String msg = "HBase refused the quota: " + Errors.rootMessage(e);
       transitionEvent(tq, old, "HBaseError", msg, true);
       Conditions.set(st, Conditions.READY, false, "HBaseError", msg, gen, now);
       retry = Duration.ofSeconds(30);
@@ -226,7 +227,7 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
       return released(tq);
     } catch (IOException e) {
       Duration retry = e instanceof ClusterUnavailableException u ? u.retryAfter().plusMillis(100) : Duration.ofSeconds(30);
-      events.warning(tq, "CleanupFailed", "could not remove throttles from HBase (" + rootMessage(e)
+      events.warning(tq, "CleanupFailed", "could not remove throttles from HBase (" + Errors.rootMessage(e)
           + "); retrying. To delete without cleaning HBase, set deletionPolicy: Retain or annotate "
           + SKIP_CLEANUP_ANNOTATION + "=true");
       return DeleteControl.noFinalizerRemoval().rescheduleAfter(retry.toMillis());
@@ -254,16 +255,6 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
       }
       return "bypassGlobals=" + ((QuotaOp.SetBypassGlobals) op).bypass();
     }).collect(Collectors.joining(", ", "", " for " + ops.get(0).subject()));
-  }
-
-  static String rootMessage(Throwable e) {
-    Throwable t = e;
-    while (t.getCause() != null && t.getCause() != t) {
-      t = t.getCause();
-    }
-    String m = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
-    int nl = m.indexOf('\n');
-    return nl > 0 ? m.substring(0, nl) : m;
   }
 
   static TenantQuotaStatus copy(TenantQuotaStatus s) {

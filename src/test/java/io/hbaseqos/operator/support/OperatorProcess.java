@@ -6,7 +6,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,7 +13,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /** The packaged operator (target/quarkus-app/quarkus-run.jar) as its own process, outside a container. */
 public final class OperatorProcess implements AutoCloseable {
@@ -102,23 +100,11 @@ public final class OperatorProcess implements AutoCloseable {
   }
 
   public String logTail(int lines) {
-    try {
-      List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
-      return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
-    } catch (IOException e) {
-      return "(no log)";
-    }
+    return Processes.tail(log, lines);
   }
 
   @Override
   public void close() {
-    process.destroy();
-    try {
-      if (!process.waitFor(20, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    Processes.stop(process, Duration.ofSeconds(20));
   }
 }

@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
@@ -111,26 +110,12 @@ public final class StandaloneHBase implements AutoCloseable {
   }
 
   public String logTail() {
-    try {
-      List<String> lines = Files.readAllLines(dir.resolve("logs/hbase.out"), StandardCharsets.UTF_8);
-      return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
-    } catch (IOException e) {
-      return "(no log)";
-    }
+    return Processes.tail(dir.resolve("logs/hbase.out"), 40);
   }
 
   /** Stops the server process (a real outage: clients see connection failures). */
   public synchronized void stop() {
-    if (process != null && process.isAlive()) {
-      process.destroy();
-      try {
-        if (!process.waitFor(30, TimeUnit.SECONDS)) {
-          process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    Processes.stop(process, Duration.ofSeconds(30));
   }
 
   @Override

@@ -1,0 +1,39 @@
+package io.hbaseqos.operator.support;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Helpers for the processes the tests start (HBase, the packaged operator). */
+final class Processes {
+  private Processes() {}
+
+  /** Asks the process to stop, and kills it if it has not within the grace period. */
+  static void stop(Process process, Duration grace) {
+    if (process == null || !process.isAlive()) {
+      return;
+    }
+    process.destroy();
+    try {
+      if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** The last lines of a log file, for failure messages. */
+  static String tail(Path log, int lines) {
+    try {
+      List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
+      return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+    } catch (IOException e) {
+      return "(no log)";
+    }
+  }
+}
