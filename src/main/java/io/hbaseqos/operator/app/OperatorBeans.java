@@ -40,8 +40,8 @@ public class OperatorBeans {
 
   @Produces
   @Singleton
-  EventRecorder events(KubernetesClient client, Clock clock) {
-    return new EventRecorder(client, clock);
+  EventRecorder events(KubernetesClient client, Clock clock, OperatorMetrics metrics) {
+    return new EventRecorder(client, clock, metrics::eventDropped);
   }
 
   void closeEvents(@Disposes EventRecorder events) {

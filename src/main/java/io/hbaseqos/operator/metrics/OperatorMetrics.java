@@ -31,6 +31,11 @@ public class OperatorMetrics {
         .tag("cluster", cluster).register(registry).increment();
   }
 
+  public void eventDropped() {
+    Counter.builder("hbaseqos.events.dropped").description("Kubernetes Events not sent (Normal-event budget spent or queue full); all are logged")
+        .register(registry).increment();
+  }
+
   public void invalidResource(String kind) {
     Counter.builder("hbaseqos.invalid.resources").description("Resources refused for invalid specs")
         .tag("kind", kind).register(registry).increment();

@@ -14,23 +14,37 @@ import org.jboss.logging.Logger;
 /**
  * Kubernetes Events for the operator's resources. Sent from one background thread with a bounded
  * queue: a slow API server delays events, never reconciles, and a flood of them is dropped.
+ * Normal events (applies, connections) share a budget of {@value #NORMAL_PER_SECOND}/s with a
+ * burst of {@value #NORMAL_BURST}: a first sync of thousands of TenantQuotas would otherwise
+ * create one Event each, a third of the API server's writes. Warnings are never budgeted. Every
+ * event is logged; dropped ones are counted ({@code hbaseqos_events_dropped_total}).
  */
 public class EventRecorder implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(EventRecorder.class);
   public static final String COMPONENT = "hbase-qos-operator";
+  static final int NORMAL_PER_SECOND = 20;
+  static final int NORMAL_BURST = 200;
 
   private final KubernetesClient client;
   private final Clock clock;
+  private final Runnable onDrop;
+  private final TokenBucket normalBudget = new TokenBucket(NORMAL_PER_SECOND, NORMAL_BURST, System::nanoTime);
   private final ThreadPoolExecutor executor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS,
       new ArrayBlockingQueue<>(10_000), r -> {
         Thread t = new Thread(r, "hbaseqos-events");
         t.setDaemon(true);
         return t;
-      }, new ThreadPoolExecutor.DiscardPolicy());
+      }, (r, e) -> dropped());
 
-  public EventRecorder(KubernetesClient client, Clock clock) {
+  /** @param onDrop called for every event not sent (budget spent or queue full) */
+  public EventRecorder(KubernetesClient client, Clock clock, Runnable onDrop) {
     this.client = client;
     this.clock = clock;
+    this.onDrop = onDrop;
+  }
+
+  private void dropped() {
+    onDrop.run();
   }
 
   public void normal(HasMetadata about, String reason, String message) {
@@ -44,6 +58,10 @@ public class EventRecorder implements AutoCloseable {
   private void emit(HasMetadata about, String type, String reason, String message) {
     LOG.infof("%s %s/%s %s: %s", about.getKind(), about.getMetadata().getNamespace(), about.getMetadata().getName(),
         reason, message);
+    if ("Normal".equals(type) && !normalBudget.tryTake()) {
+      dropped();
+      return;
+    }
     String now = clock.instant().toString();
     var event = new EventBuilder()
         .withNewMetadata()

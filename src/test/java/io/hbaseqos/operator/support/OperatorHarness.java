@@ -28,9 +28,10 @@ public final class OperatorHarness implements AutoCloseable {
   public OperatorHarness(KubernetesClient client, BackendFactory factory) {
     Clock clock = Clock.systemUTC();
     registry = new ClusterRegistry(factory, metrics, clock);
-    events = new EventRecorder(client, clock);
+    events = new EventRecorder(client, clock, metrics::eventDropped);
     operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false)
-        .withConcurrentReconciliationThreads(20).withStopOnInformerErrorDuringStartup(true));
+        .withConcurrentReconciliationThreads(20).withStopOnInformerErrorDuringStartup(true)
+        .withUseSSAToPatchPrimaryResource(false));
     operator.register(new HBaseClusterReconciler(registry, events, metrics, clock));
     operator.register(new TenantQuotaReconciler(registry, events, metrics, clock));
     operator.start();
