@@ -14,6 +14,16 @@ public class HBaseClusterStatus extends ConditionedStatus {
   private Integer managedQuotas;
   /** Subjects in hbase:quota no TenantQuota owns. */
   private Integer unmanagedQuotas;
+  /** hbase.quota.refresh.period as the RegionServers run with it (from their /conf), e.g. "30s". */
+  private String quotaRefreshPeriod;
+
+  public String getQuotaRefreshPeriod() {
+    return quotaRefreshPeriod;
+  }
+
+  public void setQuotaRefreshPeriod(String quotaRefreshPeriod) {
+    this.quotaRefreshPeriod = quotaRefreshPeriod;
+  }
 
   public String getHbaseVersion() {
     return hbaseVersion;

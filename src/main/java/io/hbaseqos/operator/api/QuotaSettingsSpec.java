@@ -15,6 +15,8 @@ public class QuotaSettingsSpec {
 
   public enum UnmanagedPolicy { Retain, Remove }
 
+  public static final java.time.Duration DEFAULT_REFRESH = java.time.Duration.ofSeconds(30);
+
   @Default("true")
   @JsonPropertyDescription("hbase.quota.enabled the cluster is expected to run with; the operator reports when quotas are not supported.")
   private Boolean enabled = Boolean.TRUE;

@@ -6,6 +6,7 @@ import io.hbaseqos.operator.quota.Subject;
 import io.hbaseqos.operator.quota.SubjectQuota;
 import io.hbaseqos.operator.quota.ThrottleKind;
 import java.io.IOException;
+import java.time.Clock;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -32,9 +33,11 @@ public final class HBaseQuotaBackend implements QuotaBackend {
   private static final TableName QUOTA_TABLE = TableName.valueOf("hbase", "quota");
 
   private final Connection connection;
+  private final InfoServerConf refreshPeriods;
 
-  private HBaseQuotaBackend(Connection connection) {
+  private HBaseQuotaBackend(Connection connection, boolean https) {
     this.connection = connection;
+    this.refreshPeriods = new InfoServerConf(ServerConf.REFRESH_PERIOD_KEY, https, Clock.systemUTC());
   }
 
   /**
@@ -62,7 +65,7 @@ public final class HBaseQuotaBackend implements QuotaBackend {
   }
 
   public static HBaseQuotaBackend connect(Configuration conf) throws IOException {
-    return new HBaseQuotaBackend(ConnectionFactory.createConnection(conf));
+    return new HBaseQuotaBackend(ConnectionFactory.createConnection(conf), conf.getBoolean("hbase.ssl.enabled", false));
   }
 
   @Override
@@ -147,8 +150,11 @@ public final class HBaseQuotaBackend implements QuotaBackend {
       ClusterMetrics m = admin.getClusterMetrics(EnumSet.of(ClusterMetrics.Option.HBASE_VERSION,
           ClusterMetrics.Option.CLUSTER_ID, ClusterMetrics.Option.LIVE_SERVERS));
       boolean quotas = admin.tableExists(QUOTA_TABLE);
+      Map<String, Map.Entry<String, Integer>> servers = new LinkedHashMap<>();
+      m.getLiveServerMetrics().forEach((name, sm) ->
+          servers.put(name.getServerName(), Map.entry(name.getHostname(), sm.getInfoServerPort())));
       return new ClusterInfo(m.getHBaseVersion(), m.getClusterId(), m.getLiveServerMetrics().size(),
-          admin.isRpcThrottleEnabled(), quotas);
+          admin.isRpcThrottleEnabled(), quotas, refreshPeriods.read(servers));
     }
   }
 

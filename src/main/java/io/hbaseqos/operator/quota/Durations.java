@@ -31,4 +31,30 @@ public final class Durations {
     }
     return d;
   }
+
+  /** The shortest form in the same syntax: 30s, 1m30s, 12h, 1500ms. */
+  public static String format(Duration d) {
+    long ms = d.toMillis();
+    if (ms == 0) {
+      return "0s";
+    }
+    StringBuilder sb = new StringBuilder();
+    long h = ms / 3_600_000;
+    long m = ms / 60_000 % 60;
+    long s = ms / 1000 % 60;
+    long rest = ms % 1000;
+    if (rest != 0) {
+      return ms + "ms";
+    }
+    if (h > 0) {
+      sb.append(h).append('h');
+    }
+    if (m > 0) {
+      sb.append(m).append('m');
+    }
+    if (s > 0) {
+      sb.append(s).append('s');
+    }
+    return sb.toString();
+  }
 }

@@ -15,14 +15,20 @@ public final class Conditions {
   public static final String SYNCED = "Synced";
   public static final String REACHABLE = "Reachable";
   public static final String QUOTAS_ENABLED = "QuotasEnabled";
+  public static final String REFRESH_PERIOD = "RefreshPeriodMatches";
 
   private Conditions() {}
 
   /** Sets a condition; keeps lastTransitionTime unless the status flips. */
   public static void set(ConditionedStatus st, String type, boolean status, String reason, String message,
       Long generation, Instant now) {
+    set(st, type, status ? "True" : "False", reason, message, generation, now);
+  }
+
+  /** As {@link #set(ConditionedStatus, String, boolean, String, String, Long, Instant)}, for True, False or Unknown. */
+  public static void set(ConditionedStatus st, String type, String s, String reason, String message,
+      Long generation, Instant now) {
     List<Condition> list = st.getConditions() == null ? new ArrayList<>() : new ArrayList<>(st.getConditions());
-    String s = status ? "True" : "False";
     Condition old = list.stream().filter(c -> type.equals(c.getType())).findFirst().orElse(null);
     if (old != null && s.equals(old.getStatus()) && Objects.equals(reason, old.getReason())
         && Objects.equals(message, old.getMessage()) && Objects.equals(generation, old.getObservedGeneration())) {

@@ -6,6 +6,7 @@ import io.hbaseqos.operator.api.HBaseClusterStatus;
 import io.hbaseqos.operator.api.QuotaSettingsSpec;
 import io.hbaseqos.operator.cluster.ClusterRegistry;
 import io.hbaseqos.operator.cluster.ClusterState;
+import io.hbaseqos.operator.cluster.RefreshPeriodCheck;
 import io.hbaseqos.operator.hbase.ClusterInfo;
 import io.hbaseqos.operator.metrics.OperatorMetrics;
 import io.hbaseqos.operator.quota.Durations;
@@ -115,10 +116,36 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
     }
     Conditions.set(st, Conditions.QUOTAS_ENABLED, info.quotasEnabled(), info.quotasEnabled() ? "Enabled" : "Disabled",
         info.quotasEnabled() ? "hbase:quota exists" : "quotas are off, as declared", gen, now);
+    if (info.quotasEnabled()) {
+      checkRefreshPeriod(hc, old, st, info, gen, now);
+    }
     String msg = info.rpcThrottleEnabled() ? "quotas are managed"
         : "quotas are managed, but RPC throttling is switched off in HBase (switch_rpc_throttle): limits are stored, not enforced";
     Conditions.set(st, Conditions.READY, true, info.rpcThrottleEnabled() ? "Ready" : "ThrottlingDisabled", msg, gen, now);
     return finish(hc, context, old, st, gen);
+  }
+
+  /**
+   * The refresh period the RegionServers run with, against the declared one: a condition (True,
+   * False with the servers and values, Unknown when /conf cannot be read), the observed value in
+   * status, and a Warning event when it turns False. Informational: quotas are still managed.
+   */
+  private void checkRefreshPeriod(HBaseCluster hc, HBaseClusterStatus old, HBaseClusterStatus st, ClusterInfo info,
+      Long gen, Instant now) {
+    QuotaSettingsSpec q = hc.getSpec().getQuotas();
+    Duration expected = Durations.parse(q == null ? null : q.getRefreshPeriod(), QuotaSettingsSpec.DEFAULT_REFRESH);
+    RefreshPeriodCheck.Result r = RefreshPeriodCheck.check(info.refreshPeriods(), expected, info.version());
+    st.setQuotaRefreshPeriod(r.observed());
+    switch (r.outcome()) {
+      case MATCHES -> Conditions.set(st, Conditions.REFRESH_PERIOD, "True", "Matches", r.message(), gen, now);
+      case UNKNOWN -> Conditions.set(st, Conditions.REFRESH_PERIOD, "Unknown", "Unreadable", r.message(), gen, now);
+      case MISMATCH -> {
+        if (!"Mismatch".equals(Conditions.reason(old, Conditions.REFRESH_PERIOD))) {
+          events.warning(hc, "RefreshPeriodMismatch", r.message());
+        }
+        Conditions.set(st, Conditions.REFRESH_PERIOD, "False", "Mismatch", r.message(), gen, now);
+      }
+    }
   }
 
   static List<String> validate(HBaseCluster hc) {

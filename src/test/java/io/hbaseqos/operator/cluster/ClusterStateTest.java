@@ -101,7 +101,7 @@ class ClusterStateTest {
     @Override
     public ClusterInfo describe() throws IOException {
       check();
-      return new ClusterInfo("2.6.4", "id", 1, true, true);
+      return new ClusterInfo("2.6.4", "id", 1, true, true, Map.of());
     }
 
     private void check() throws IOException {

@@ -1,0 +1,77 @@
+package io.hbaseqos.operator.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hbaseqos.operator.cluster.RefreshPeriodCheck.Outcome;
+import io.hbaseqos.operator.hbase.ServerSetting;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class RefreshPeriodCheckTest {
+  private static final Duration THIRTY = Duration.ofSeconds(30);
+
+  @Test
+  void everyServerAsDeclared() {
+    var r = RefreshPeriodCheck.check(Map.of("rs1", ServerSetting.of("30000"), "rs2", ServerSetting.of(" 30000 ")),
+        THIRTY, "2.6.4");
+    assertThat(r.outcome()).isEqualTo(Outcome.MATCHES);
+    assertThat(r.observed()).isEqualTo("30s");
+    assertThat(r.message()).contains("hbase.quota.refresh.period=30s");
+  }
+
+  @Test
+  void anUnsetPropertyMeansHBasesDefaultForTheVersion() {
+    var r = RefreshPeriodCheck.check(Map.of("rs1", ServerSetting.of(null)), THIRTY, "2.6.4");
+    assertThat(r.outcome()).isEqualTo(Outcome.MISMATCH);
+    assertThat(r.observed()).isEqualTo("12h (HBase default)");
+    var old = RefreshPeriodCheck.check(Map.of("rs1", ServerSetting.of(null)), Duration.ofMinutes(5), "2.6.2");
+    assertThat(old.outcome()).isEqualTo(Outcome.MATCHES);
+  }
+
+  @Test
+  void oneServerOffNamesIt() {
+    Map<String, ServerSetting> m = new LinkedHashMap<>();
+    m.put("rs1", ServerSetting.of("30000"));
+    m.put("rs2", ServerSetting.of("60000"));
+    var r = RefreshPeriodCheck.check(m, THIRTY, "2.6.4");
+    assertThat(r.outcome()).isEqualTo(Outcome.MISMATCH);
+    assertThat(r.observed()).isEqualTo("1m, 30s");
+    assertThat(r.message()).contains("1m on rs2").contains("30s on rs1").contains("declared 30s");
+  }
+
+  @Test
+  void garbageIsAMismatchThatSaysSo() {
+    var r = RefreshPeriodCheck.check(Map.of("rs1", ServerSetting.of("30s")), THIRTY, "2.6.4");
+    assertThat(r.outcome()).isEqualTo(Outcome.MISMATCH);
+    assertThat(r.message()).contains("'30s' (not a number of ms)");
+  }
+
+  @Test
+  void unreadableServersMakeItUnknownUnlessAnotherIsWrong() {
+    Map<String, ServerSetting> m = new LinkedHashMap<>();
+    m.put("rs1", ServerSetting.of("30000"));
+    m.put("rs2", ServerSetting.unreadable("HTTP 401"));
+    var r = RefreshPeriodCheck.check(m, THIRTY, "2.6.4");
+    assertThat(r.outcome()).isEqualTo(Outcome.UNKNOWN);
+    assertThat(r.message()).contains("rs2 (HTTP 401)").contains("the others run with 30s");
+    m.put("rs3", ServerSetting.of("600000"));
+    assertThat(RefreshPeriodCheck.check(m, THIRTY, "2.6.4").outcome()).isEqualTo(Outcome.MISMATCH);
+  }
+
+  @Test
+  void nothingReadIsUnknown() {
+    assertThat(RefreshPeriodCheck.check(Map.of(), THIRTY, "2.6.4").outcome()).isEqualTo(Outcome.UNKNOWN);
+    assertThat(RefreshPeriodCheck.check(null, THIRTY, "2.6.4").outcome()).isEqualTo(Outcome.UNKNOWN);
+  }
+
+  @Test
+  void longListsAreSummarized() {
+    Map<String, ServerSetting> m = new LinkedHashMap<>();
+    for (int i = 0; i < 10; i++) {
+      m.put("rs" + i, ServerSetting.of("60000"));
+    }
+    assertThat(RefreshPeriodCheck.check(m, THIRTY, "2.6.4").message()).contains("and 7 more");
+  }
+}

@@ -1,0 +1,40 @@
+package io.hbaseqos.operator.hbase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class ServerConfTest {
+  private static final String DUMP = """
+      {"properties":[{"key":"hbase.rootdir","value":"file:/tmp/x","isFinal":false,"resource":"hbase-site.xml"},
+      {"key":"hbase.quota.refresh.period","value":"30000","isFinal":false,"resource":"hbase-site.xml"}]}""";
+
+  @Test
+  void findsAProperty() throws IOException {
+    assertThat(ServerConf.property(DUMP, "hbase.quota.refresh.period")).contains("30000");
+    assertThat(ServerConf.property(DUMP, "hbase.rootdir")).contains("file:/tmp/x");
+  }
+
+  @Test
+  void anAbsentPropertyIsEmpty() throws IOException {
+    assertThat(ServerConf.property(DUMP, "hbase.quota.enabled")).isEmpty();
+    assertThat(ServerConf.property("{\"properties\":[]}", "hbase.quota.enabled")).isEmpty();
+  }
+
+  @Test
+  void somethingElseIsAnError() {
+    assertThatThrownBy(() -> ServerConf.property("<configuration/>", "x")).isInstanceOf(IOException.class);
+    assertThatThrownBy(() -> ServerConf.property("{\"beans\":[]}", "x")).hasMessageContaining("properties");
+  }
+
+  @ParameterizedTest
+  @CsvSource({"2.6.4, 43200000", "2.6.3, 43200000", "2.6.4-hadoop3, 43200000", "2.7.0, 43200000",
+      "3.0.0-beta-1, 43200000", "2.6.2, 300000", "2.5.11, 300000", "2.6.0, 300000", "garbage, 300000"})
+  void defaultRefreshPeriodFollowsTheVersion(String version, long ms) {
+    assertThat(ServerConf.defaultRefreshPeriodMs(version)).isEqualTo(ms);
+  }
+}
