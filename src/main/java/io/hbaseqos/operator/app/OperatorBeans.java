@@ -11,7 +11,12 @@ import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /** Wires the operator's services for the Quarkus application. Tests wire the same classes by hand. */
 public class OperatorBeans {
@@ -20,6 +25,31 @@ public class OperatorBeans {
   @Singleton
   Clock clock() {
     return Clock.systemUTC();
+  }
+
+  /**
+   * The Lease used when leader election is on (the "cluster" profile): only the leader reconciles;
+   * the others keep warm caches and take over within the lease duration after the leader is gone.
+   * A leader that cannot renew in time exits, so two instances never write at once. The identity
+   * is the pod name (unique per replica), falling back to host name and process id.
+   */
+  @Produces
+  @Singleton
+  LeaderElectionConfiguration leaderElection(
+      @ConfigProperty(name = "hbaseqos.leader-election.lease-name", defaultValue = "hbase-qos-operator") String name,
+      @ConfigProperty(name = "hbaseqos.leader-election.lease-namespace") Optional<String> namespace,
+      @ConfigProperty(name = "hbaseqos.leader-election.lease-duration", defaultValue = "15s") Duration lease,
+      @ConfigProperty(name = "hbaseqos.leader-election.renew-deadline", defaultValue = "10s") Duration renew,
+      @ConfigProperty(name = "hbaseqos.leader-election.retry-period", defaultValue = "2s") Duration retry,
+      @ConfigProperty(name = "hbaseqos.leader-election.identity") Optional<String> identity) {
+    String id = identity.filter(s -> !s.isBlank()).orElseGet(() -> Optional.ofNullable(System.getenv("POD_NAME"))
+        .orElseGet(() -> Optional.ofNullable(System.getenv("HOSTNAME")).orElse("operator") + "-"
+            + ProcessHandle.current().pid()));
+    LeaderElectionConfigurationBuilder b = LeaderElectionConfigurationBuilder.aLeaderElectionConfiguration(name)
+        .withIdentity(id).withLeaseDuration(lease).withRenewDeadline(renew).withRetryPeriod(retry)
+        .withExitOnStopLeading(true);
+    namespace.filter(s -> !s.isBlank()).ifPresent(b::withLeaseNamespace);
+    return b.build();
   }
 
   @Produces
@@ -50,8 +80,10 @@ public class OperatorBeans {
 
   @Produces
   @Singleton
-  ClusterRegistry registry(OperatorMetrics metrics, Clock clock) {
-    return new ClusterRegistry(BackendFactory.HBASE, metrics, clock);
+  ClusterRegistry registry(OperatorMetrics metrics, Clock clock,
+      @ConfigProperty(name = "hbaseqos.hbase.site-file") Optional<String> siteFile) {
+    return new ClusterRegistry(BackendFactory.withSiteFile(siteFile.filter(s -> !s.isBlank()).map(java.nio.file.Path::of)
+        .orElse(null)), metrics, clock);
   }
 
   void closeRegistry(@Disposes ClusterRegistry registry) {

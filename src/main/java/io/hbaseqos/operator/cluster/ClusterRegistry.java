@@ -136,6 +136,7 @@ public class ClusterRegistry implements AutoCloseable {
     if (state == null) {
       state = new ClusterState(key, cluster.getSpec().getConnection(), factory, metrics, clock);
       clusters.put(key, state);
+      metrics.clusterUp(key, state::isAvailable);
       tenantsOf(key).forEach(this::triggerTenant); // they may be waiting for this cluster
     } else {
       state.updateConnection(cluster.getSpec().getConnection());
@@ -163,6 +164,7 @@ public class ClusterRegistry implements AutoCloseable {
     if (state != null) {
       state.close();
     }
+    metrics.forgetCluster(key);
     tenantsOf(key).forEach(this::triggerTenant);
   }
 

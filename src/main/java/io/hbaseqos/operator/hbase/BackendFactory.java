@@ -8,6 +8,15 @@ import java.io.IOException;
 public interface BackendFactory {
   QuotaBackend open(ConnectionSpec connection) throws IOException;
 
-  BackendFactory HBASE = c -> HBaseQuotaBackend.connect(
-      HBaseQuotaBackend.configuration(c.getZookeeperQuorum(), c.getZnodeParent(), c.getClientConfig()));
+  BackendFactory HBASE = withSiteFile(null);
+
+  /**
+   * Connections configured from, in order of precedence: the cluster's {@code clientConfig}, the
+   * operator-wide {@code hbase-site.xml} at {@code siteFile} (the Helm value
+   * {@code hbase.clientConfig}, Kerberos login settings), the operator's built-in client defaults.
+   */
+  static BackendFactory withSiteFile(java.nio.file.Path siteFile) {
+    return c -> HBaseQuotaBackend.connect(HBaseQuotaBackend.configuration(c.getZookeeperQuorum(), c.getZnodeParent(),
+        siteFile, c.getClientConfig()));
+  }
 }

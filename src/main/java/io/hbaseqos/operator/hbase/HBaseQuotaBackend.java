@@ -46,6 +46,12 @@ public final class HBaseQuotaBackend implements QuotaBackend {
    * Anything in {@code overrides} wins.
    */
   public static Configuration configuration(String quorum, String znodeParent, Map<String, String> overrides) {
+    return configuration(quorum, znodeParent, null, overrides);
+  }
+
+  /** As above, with an operator-wide hbase-site.xml between the built-in defaults and {@code overrides}. */
+  public static Configuration configuration(String quorum, String znodeParent, java.nio.file.Path siteFile,
+      Map<String, String> overrides) {
     Configuration conf = HBaseConfiguration.create();
     conf.set("hbase.zookeeper.quorum", quorum);
     if (znodeParent != null) {
@@ -58,6 +64,17 @@ public final class HBaseQuotaBackend implements QuotaBackend {
     conf.setInt("hbase.client.meta.operation.timeout", 20_000);
     conf.setInt("zookeeper.recovery.retry", 1);
     conf.setInt("zookeeper.session.timeout", 20_000);
+    if (siteFile != null) {
+      Configuration site = new Configuration(false);
+      try {
+        site.addResource(siteFile.toUri().toURL());
+      } catch (java.net.MalformedURLException e) {
+        throw new IllegalArgumentException("not a file: " + siteFile, e);
+      }
+      for (Map.Entry<String, String> e : site) {
+        conf.set(e.getKey(), e.getValue());
+      }
+    }
     if (overrides != null) {
       overrides.forEach(conf::set);
     }

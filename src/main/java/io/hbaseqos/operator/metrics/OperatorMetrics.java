@@ -1,9 +1,12 @@
 package io.hbaseqos.operator.metrics;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * The operator's own metrics (beside the framework's reconcile metrics). Names follow Prometheus
@@ -48,6 +51,20 @@ public class OperatorMetrics {
     if (!ok) {
       Counter.builder("hbaseqos.hbase.errors").description("Failed HBase Admin calls")
           .tag("cluster", cluster).tag("call", call).register(registry).increment();
+    }
+  }
+
+  /** {@code hbaseqos_cluster_up{cluster}}: 1 while the cluster answers, 0 while it is in back-off. */
+  public void clusterUp(String cluster, BooleanSupplier up) {
+    Gauge.builder("hbaseqos.cluster.up", up, u -> u.getAsBoolean() ? 1 : 0)
+        .description("1 while the HBase cluster answers, 0 while it is unreachable").tag("cluster", cluster)
+        .register(registry);
+  }
+
+  /** Drops the per-cluster gauges of a cluster no longer managed. */
+  public void forgetCluster(String cluster) {
+    for (Meter m : registry.find("hbaseqos.cluster.up").tag("cluster", cluster).meters()) {
+      registry.remove(m);
     }
   }
 

@@ -9,7 +9,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The committed CRDs in crds/ are exactly what the build generates from the API classes
+ * The committed CRDs in crds/ (and the Helm chart's crds/) are exactly what the build generates from the API classes
  * (target/kubernetes, written by the Quarkus build in the package phase). Regenerate with
  * {@code ./mvnw package -DskipTests -Pupdate-crds}.
  */
@@ -23,6 +23,10 @@ class CrdFreshnessIT {
     assertThat(generated).exists();
     assertThat(Files.readString(committed))
         .as("crds/%s.yaml is stale: run ./mvnw package -DskipTests -Pupdate-crds and commit it", name)
+        .isEqualTo(Files.readString(generated));
+    Path chart = Paths.projectDir().resolve("helm/hbase-qos-operator/crds/" + name + ".yaml");
+    assertThat(Files.readString(chart))
+        .as("the Helm chart's copy of %s is stale: run ./mvnw package -DskipTests -Pupdate-crds and commit it", name)
         .isEqualTo(Files.readString(generated));
   }
 }

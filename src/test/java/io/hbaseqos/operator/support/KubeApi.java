@@ -151,14 +151,19 @@ public final class KubeApi {
   /** Runs hack/k8s-binaries.sh when the binaries are not cached yet (builds them from the Go module proxy). */
   static void ensureBinaries() {
     Path dir = Paths.k8sBinDir();
-    if (List.of("kube-apiserver", "etcd", "kubectl").stream().allMatch(b -> Files.isExecutable(dir.resolve(b)))) {
+    ensure("core", List.of(dir.resolve("kube-apiserver"), dir.resolve("etcd"), dir.resolve("kubectl")));
+  }
+
+  /** Builds a component of hack/k8s-binaries.sh unless all its files are there. */
+  public static void ensure(String component, List<Path> files) {
+    if (files.stream().allMatch(Files::isExecutable)) {
       return;
     }
     try {
-      Process p = new ProcessBuilder("bash", Paths.projectDir().resolve("hack/k8s-binaries.sh").toString(), "core")
+      Process p = new ProcessBuilder("bash", Paths.projectDir().resolve("hack/k8s-binaries.sh").toString(), component)
           .inheritIO().start();
       if (!p.waitFor(45, TimeUnit.MINUTES) || p.exitValue() != 0) {
-        throw new IllegalStateException("hack/k8s-binaries.sh failed; see its output above");
+        throw new IllegalStateException("hack/k8s-binaries.sh " + component + " failed; see its output above");
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);

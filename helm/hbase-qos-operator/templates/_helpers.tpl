@@ -1,0 +1,44 @@
+{{- define "hbq.name" -}}
+{{- .Chart.Name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "hbq.fullname" -}}
+{{- if contains .Chart.Name .Release.Name -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name .Chart.Name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "hbq.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "hbq.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end -}}
+
+{{- define "hbq.labels" -}}
+{{ include "hbq.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
+{{- end -}}
+
+{{- define "hbq.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}
+{{- default (include "hbq.fullname" .) .Values.serviceAccount.name -}}
+{{- else -}}
+{{- required "serviceAccount.name is required when serviceAccount.create is false" .Values.serviceAccount.name -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The rules the reconcilers need on the operator's own resources, in a watched namespace. */}}
+{{- define "hbq.namespacedRules" -}}
+- apiGroups: [hbaseqos.io]
+  resources: [hbaseclusters, tenantquotas]
+  verbs: [get, list, watch, patch, update]
+- apiGroups: [hbaseqos.io]
+  resources: [hbaseclusters/status, tenantquotas/status]
+  verbs: [patch]
+- apiGroups: [""]
+  resources: [events]
+  verbs: [create]
+{{- end -}}

@@ -1,0 +1,193 @@
+package io.hbaseqos.operator.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hbaseqos.operator.support.Helm;
+import io.hbaseqos.operator.support.KubeApi;
+import io.hbaseqos.operator.support.Kubectl;
+import io.hbaseqos.operator.support.Paths;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The Helm chart: lint, render with default and non-default values, every rendered object
+ * accepted by a real API server (server-side dry run), values.schema.json refusing bad values,
+ * and deploy/ rendered from it.
+ */
+class HelmChartIT {
+  static final String CI_VALUES = "helm/hbase-qos-operator/ci/everything-values.yaml";
+  static KubernetesClient k8s;
+
+  @BeforeAll
+  static void prepare() {
+    k8s = KubeApi.client();
+    for (String ns : List.of("hbq-chart", "tenants-a", "tenants-b")) {
+      k8s.resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build()).serverSideApply();
+    }
+    // The Prometheus operator's kinds, so that ServiceMonitor and PrometheusRule can be dry-run
+    // (their own schemas are not available offline; these accept any spec).
+    for (String[] kind : new String[][] {{"ServiceMonitor", "servicemonitors"}, {"PrometheusRule", "prometheusrules"}}) {
+      CustomResourceDefinition crd = new CustomResourceDefinitionBuilder().withNewMetadata()
+          .withName(kind[1] + ".monitoring.coreos.com").endMetadata().withNewSpec().withGroup("monitoring.coreos.com")
+          .withScope("Namespaced").withNewNames().withKind(kind[0]).withPlural(kind[1]).endNames()
+          .addNewVersion().withName("v1").withServed(true).withStorage(true).withNewSchema().withNewOpenAPIV3Schema()
+          .withType("object").withXKubernetesPreserveUnknownFields(true).endOpenAPIV3Schema().endSchema().endVersion()
+          .endSpec().build();
+      k8s.resource(crd).serverSideApply();
+      k8s.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
+          .waitUntilCondition(c -> c.getStatus() != null && c.getStatus().getConditions() != null && c.getStatus()
+              .getConditions().stream().anyMatch(x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())),
+              30, TimeUnit.SECONDS);
+    }
+  }
+
+  static String render(String... extra) {
+    List<String> args = new java.util.ArrayList<>(List.of("template", "hbq", Helm.chart().toString(), "--namespace",
+        "hbq-chart"));
+    args.addAll(List.of(extra));
+    Kubectl.Result r = Helm.offline(args.toArray(String[]::new));
+    assertThat(r.exit()).as(r.output()).isZero();
+    return r.output();
+  }
+
+  static List<HasMetadata> objects(String yaml) {
+    return k8s.load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).items();
+  }
+
+  static void dryRunOnServer(String yaml) throws Exception {
+    Path f = Files.createTempFile("chart", ".yaml");
+    Files.writeString(f, yaml);
+    Kubectl.Result r = Kubectl.run("apply", "--dry-run=server", "-f", f.toString());
+    assertThat(r.exit()).as(r.output()).isZero();
+    assertThat(r.output()).contains("deployment.apps/hbq-hbase-qos-operator created (server dry run)");
+  }
+
+  @Test
+  void lintsCleanWithDefaultAndNonDefaultValues() {
+    Kubectl.Result plain = Helm.offline("lint", "--strict", Helm.chart().toString());
+    assertThat(plain.exit()).as(plain.output()).isZero();
+    Kubectl.Result all = Helm.offline("lint", "--strict", Helm.chart().toString(), "-f",
+        Paths.projectDir().resolve(CI_VALUES).toString());
+    assertThat(all.exit()).as(all.output()).isZero();
+  }
+
+  @Test
+  void defaultValuesRenderACompleteLeastPrivilegeInstallThatTheServerAccepts() throws Exception {
+    String yaml = render();
+    dryRunOnServer(yaml);
+    List<HasMetadata> objs = objects(yaml);
+    assertThat(objs).extracting(HasMetadata::getKind).containsExactlyInAnyOrder("ServiceAccount", "ClusterRole",
+        "ClusterRoleBinding", "Role", "RoleBinding", "Service", "Deployment");
+    ClusterRole cr = (ClusterRole) objs.stream().filter(o -> o instanceof ClusterRole).findFirst().orElseThrow();
+    assertNoWildcards(cr.getRules());
+    assertThat(cr.getRules()).flatExtracting(PolicyRule::getResources).doesNotContain("secrets", "configmaps", "pods");
+    Role lease = (Role) objs.stream().filter(o -> o instanceof Role).findFirst().orElseThrow();
+    assertThat(lease.getMetadata().getNamespace()).isEqualTo("hbq-chart");
+    assertThat(lease.getRules()).singleElement().satisfies(r -> {
+      assertThat(r.getResources()).containsExactly("leases");
+      assertThat(r.getVerbs()).containsExactlyInAnyOrder("get", "create", "update");
+    });
+
+    Deployment d = (Deployment) objs.stream().filter(o -> o instanceof Deployment).findFirst().orElseThrow();
+    var pod = d.getSpec().getTemplate().getSpec();
+    var c = pod.getContainers().get(0);
+    assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
+    assertThat(c.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+    assertThat(c.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+    assertThat(c.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+    assertThat(c.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/q/health/live");
+    assertThat(c.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/q/health/ready");
+    assertThat(c.getResources().getLimits()).containsKey("memory");
+    assertThat(c.getEnv()).anySatisfy(e -> {
+      assertThat(e.getName()).isEqualTo("QUARKUS_OPERATOR_SDK_NAMESPACES");
+      assertThat(e.getValue()).isEqualTo("JOSDK_ALL_NAMESPACES");
+    });
+    assertThat(c.getEnv()).anySatisfy(e -> {
+      assertThat(e.getName()).isEqualTo("QUARKUS_PROFILE");
+      assertThat(e.getValue()).as("the profile that switches leader election on").isEqualTo("cluster");
+    });
+  }
+
+  @Test
+  void nonDefaultValuesRenderNamespacedRbacKerberosAndMonitoringThatTheServerAccepts() throws Exception {
+    String yaml = render("-f", Paths.projectDir().resolve(CI_VALUES).toString());
+    dryRunOnServer(yaml);
+    List<HasMetadata> objs = objects(yaml);
+    assertThat(objs).extracting(HasMetadata::getKind).doesNotContain("ClusterRole", "ClusterRoleBinding")
+        .contains("ServiceMonitor", "PrometheusRule");
+    assertThat(objs).filteredOn(o -> o instanceof Role).extracting(o -> o.getMetadata().getNamespace())
+        .containsExactlyInAnyOrder("tenants-a", "tenants-b", "hbq-chart");
+    objs.stream().filter(o -> o instanceof Role).forEach(o -> assertNoWildcards(((Role) o).getRules()));
+    Deployment d = (Deployment) objs.stream().filter(o -> o instanceof Deployment).findFirst().orElseThrow();
+    assertThat(d.getSpec().getReplicas()).isEqualTo(2);
+    var c = d.getSpec().getTemplate().getSpec().getContainers().get(0);
+    assertThat(c.getEnv()).anySatisfy(e -> {
+      assertThat(e.getName()).isEqualTo("QUARKUS_OPERATOR_SDK_NAMESPACES");
+      assertThat(e.getValue()).isEqualTo("tenants-a,tenants-b");
+    });
+    assertThat(c.getEnv()).anySatisfy(e -> {
+      assertThat(e.getName()).isEqualTo("JAVA_OPTS_APPEND");
+      assertThat(e.getValue()).contains("-Djava.security.krb5.conf=/etc/hbase-qos/krb5/krb5.conf");
+    });
+    assertThat(c.getVolumeMounts()).extracting(m -> m.getMountPath())
+        .contains("/etc/hbase-qos/keytab", "/etc/hbase-qos/krb5", "/etc/hbase-qos/conf", "/tmp");
+    String site = objs.stream().filter(o -> o.getMetadata().getName().endsWith("-hbase-site")).findFirst()
+        .map(o -> ((io.fabric8.kubernetes.api.model.ConfigMap) o).getData().get("hbase-site.xml")).orElseThrow();
+    assertThat(site).contains("<name>hbase.client.keytab.principal</name><value>hbase-qos-operator@EXAMPLE.COM</value>")
+        .contains("<value>/etc/hbase-qos/keytab/operator.keytab</value>")
+        .contains("<name>hbase.rpc.timeout</name><value>15000</value>");
+    assertThat(objs).filteredOn(o -> o.getMetadata().getName().endsWith("-dashboard")).singleElement()
+        .satisfies(o -> assertThat(((io.fabric8.kubernetes.api.model.ConfigMap) o).getData().get(
+            "hbase-qos-operator.json")).contains("\"uid\": \"hbase-qos-operator\""));
+  }
+
+  static void assertNoWildcards(List<PolicyRule> rules) {
+    assertThat(rules).allSatisfy(r -> {
+      assertThat(r.getVerbs()).doesNotContain("*", "delete", "deletecollection", "escalate", "bind", "impersonate");
+      assertThat(r.getResources()).doesNotContain("*");
+      assertThat(r.getApiGroups()).doesNotContain("*");
+    });
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "replicas=0                          | at '/replicas': minimum: got 0, want 1",
+      "logLevel=LOUD                       | at '/logLevel'",
+      "watchNamespaces={Bad_NS}            | at '/watchNamespaces/0'",
+      "hbase.kerberos.enabled=true         | at '/hbase/kerberos/principal': minLength",
+      "leaderElection.leaseDuration=fifteen | at '/leaderElection/leaseDuration'",
+      "reconcileThreads=0                  | at '/reconcileThreads'",
+      "image.pullPolicy=Sometimes          | at '/image/pullPolicy'",
+      "replica=2                           | additional properties 'replica' not allowed"})
+  void schemaRefusesBadValuesWithAMessageNamingTheField(String set, String message) {
+    Kubectl.Result r = Helm.offline("template", "hbq", Helm.chart().toString(), "--set", set);
+    assertThat(r.exit()).isNotZero();
+    assertThat(r.output()).contains("values don't meet the specifications").contains(message);
+  }
+
+  @Test
+  void deployIsRenderedFromTheChart() throws Exception {
+    Process p = new ProcessBuilder("bash", Paths.projectDir().resolve("hack/render-deploy.sh").toString(), "--check")
+        .redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor()).as(out).isZero();
+    assertThat(out).contains("deploy/ is up to date");
+  }
+}
