@@ -15,33 +15,70 @@ import java.util.function.BooleanSupplier;
 public class OperatorMetrics {
   private final MeterRegistry registry;
 
+  /** The HBase calls the operator makes, as named in {@code hbaseqos_hbase_call_seconds{call}}. */
+  public static final java.util.List<String> CALLS = java.util.List.of("readAll", "readUser", "setQuota", "describe");
+  /** The kinds of quota writes, as named in {@code hbaseqos_quota_writes_total{op}}. */
+  public static final java.util.List<String> WRITE_OPS = java.util.List.of("SetThrottle", "RemoveThrottle",
+      "SetBypassGlobals");
+
   public OperatorMetrics(MeterRegistry registry) {
     this.registry = registry;
+    // counters exist from the start, at 0, so that rate() and increase() see their first event
+    for (String kind : java.util.List.of("TenantQuota", "HBaseCluster")) {
+      invalidCounter(kind);
+    }
+    droppedCounter();
+  }
+
+  private Counter invalidCounter(String kind) {
+    return Counter.builder("hbaseqos.invalid.resources").description("Resources refused for invalid specs")
+        .tag("kind", kind).register(registry);
+  }
+
+  private Counter droppedCounter() {
+    return Counter.builder("hbaseqos.events.dropped")
+        .description("Kubernetes Events not sent (Normal-event budget spent or queue full); all are logged")
+        .register(registry);
+  }
+
+  private Counter writeCounter(String cluster, String op) {
+    return Counter.builder("hbaseqos.quota.writes").description("setQuota calls made")
+        .tag("cluster", cluster).tag("op", op).register(registry);
+  }
+
+  private Counter driftCounter(String cluster) {
+    return Counter.builder("hbaseqos.drift.corrections").description("Quota changes made outside the operator and undone")
+        .tag("cluster", cluster).register(registry);
+  }
+
+  private Counter conflictCounter(String cluster) {
+    return Counter.builder("hbaseqos.conflicts").description("TenantQuotas refused because another one owns the subject")
+        .tag("cluster", cluster).register(registry);
+  }
+
+  private Counter errorCounter(String cluster, String call) {
+    return Counter.builder("hbaseqos.hbase.errors").description("Failed HBase Admin calls")
+        .tag("cluster", cluster).tag("call", call).register(registry);
   }
 
   public void quotaWrite(String cluster, String op) {
-    Counter.builder("hbaseqos.quota.writes").description("setQuota calls made")
-        .tag("cluster", cluster).tag("op", op).register(registry).increment();
+    writeCounter(cluster, op).increment();
   }
 
   public void driftCorrected(String cluster) {
-    Counter.builder("hbaseqos.drift.corrections").description("Quota changes made outside the operator and undone")
-        .tag("cluster", cluster).register(registry).increment();
+    driftCounter(cluster).increment();
   }
 
   public void conflict(String cluster) {
-    Counter.builder("hbaseqos.conflicts").description("TenantQuotas refused because another one owns the subject")
-        .tag("cluster", cluster).register(registry).increment();
+    conflictCounter(cluster).increment();
   }
 
   public void eventDropped() {
-    Counter.builder("hbaseqos.events.dropped").description("Kubernetes Events not sent (Normal-event budget spent or queue full); all are logged")
-        .register(registry).increment();
+    droppedCounter().increment();
   }
 
   public void invalidResource(String kind) {
-    Counter.builder("hbaseqos.invalid.resources").description("Resources refused for invalid specs")
-        .tag("kind", kind).register(registry).increment();
+    invalidCounter(kind).increment();
   }
 
   public void hbaseCall(String cluster, String call, long nanos, boolean ok) {
@@ -49,22 +86,31 @@ public class OperatorMetrics {
         .tag("cluster", cluster).tag("call", call).tag("outcome", ok ? "success" : "error")
         .register(registry).record(nanos, TimeUnit.NANOSECONDS);
     if (!ok) {
-      Counter.builder("hbaseqos.hbase.errors").description("Failed HBase Admin calls")
-          .tag("cluster", cluster).tag("call", call).register(registry).increment();
+      errorCounter(cluster, call).increment();
     }
   }
 
-  /** {@code hbaseqos_cluster_up{cluster}}: 1 while the cluster answers, 0 while it is in back-off. */
+  /**
+   * A cluster the operator manages: {@code hbaseqos_cluster_up{cluster}} (1 while it answers, 0
+   * while it is in back-off) and its counters, at 0.
+   */
   public void clusterUp(String cluster, BooleanSupplier up) {
+    driftCounter(cluster);
+    conflictCounter(cluster);
+    CALLS.forEach(c -> errorCounter(cluster, c));
+    WRITE_OPS.forEach(op -> writeCounter(cluster, op));
     Gauge.builder("hbaseqos.cluster.up", up, u -> u.getAsBoolean() ? 1 : 0)
         .description("1 while the HBase cluster answers, 0 while it is unreachable").tag("cluster", cluster)
         .register(registry);
   }
 
-  /** Drops the per-cluster gauges of a cluster no longer managed. */
+  /** Drops the meters of a cluster no longer managed. */
   public void forgetCluster(String cluster) {
-    for (Meter m : registry.find("hbaseqos.cluster.up").tag("cluster", cluster).meters()) {
-      registry.remove(m);
+    for (String name : java.util.List.of("hbaseqos.cluster.up", "hbaseqos.drift.corrections", "hbaseqos.conflicts",
+        "hbaseqos.hbase.errors", "hbaseqos.quota.writes", "hbaseqos.hbase.call")) {
+      for (Meter m : registry.find(name).tag("cluster", cluster).meters()) {
+        registry.remove(m);
+      }
     }
   }
 

@@ -102,7 +102,7 @@ class HelmChartIT {
     assertThat(lease.getMetadata().getNamespace()).isEqualTo("hbq-chart");
     assertThat(lease.getRules()).singleElement().satisfies(r -> {
       assertThat(r.getResources()).containsExactly("leases");
-      assertThat(r.getVerbs()).containsExactlyInAnyOrder("get", "create", "update");
+      assertThat(r.getVerbs()).containsExactlyInAnyOrder("get", "create", "update", "patch");
     });
 
     Deployment d = (Deployment) objs.stream().filter(o -> o instanceof Deployment).findFirst().orElseThrow();

@@ -39,6 +39,11 @@ public final class OperatorProcess implements AutoCloseable {
   public static final String DEFAULT_JVM_OPTIONS = "-XX:TieredStopAtLevel=1";
 
   public static OperatorProcess start(Path kubeconfig, Map<String, String> env) {
+    return start(kubeconfig, env, "/q/health/ready");
+  }
+
+  /** As {@link #start(Path, Map)}, waiting for the given health endpoint (a standby replica is live, not ready). */
+  public static OperatorProcess start(Path kubeconfig, Map<String, String> env, String healthPath) {
     Path jar = jar();
     if (!Files.exists(jar)) {
       throw new IllegalStateException(jar + " is missing: run ./mvnw package first");
@@ -62,21 +67,21 @@ public final class OperatorProcess implements AutoCloseable {
       pb.environment().put("QUARKUS_HTTP_PORT", String.valueOf(port));
       pb.environment().putAll(env);
       OperatorProcess op = new OperatorProcess(pb.start(), port, log);
-      op.awaitReady(Duration.ofSeconds(90));
+      op.awaitHealthy(healthPath, Duration.ofSeconds(90));
       return op;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
 
-  private void awaitReady(Duration timeout) {
+  private void awaitHealthy(String healthPath, Duration timeout) {
     Instant deadline = Instant.now().plus(timeout);
     while (Instant.now().isBefore(deadline)) {
       if (!process.isAlive()) {
         throw new IllegalStateException("operator exited with " + process.exitValue() + ":\n" + logTail(60));
       }
       try {
-        if (get("/q/health/ready").statusCode() == 200) {
+        if (get(healthPath).statusCode() == 200) {
           return;
         }
       } catch (IOException e) {
@@ -116,6 +121,16 @@ public final class OperatorProcess implements AutoCloseable {
 
   public String logTail(int lines) {
     return Processes.tail(log, lines);
+  }
+
+  /** Kills the process at once (SIGKILL), as a node failure would. */
+  public void kill() {
+    process.destroyForcibly();
+    try {
+      process.waitFor();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   @Override
