@@ -1,10 +1,15 @@
 package io.hbaseqos.operator.metrics;
 
+import io.hbaseqos.operator.quota.Limit;
+import io.hbaseqos.operator.quota.ThrottleKind;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -14,6 +19,7 @@ import java.util.function.BooleanSupplier;
  */
 public class OperatorMetrics {
   private final MeterRegistry registry;
+  private final Map<List<String>, java.util.concurrent.atomic.AtomicReference<Double>> tenantLimits = new HashMap<>();
 
   /** The HBase calls the operator makes, as named in {@code hbaseqos_hbase_call_seconds{call}}. */
   public static final java.util.List<String> CALLS = java.util.List.of("readAll", "readUser", "setQuota", "describe");
@@ -111,6 +117,49 @@ public class OperatorMetrics {
       for (Meter m : registry.find(name).tag("cluster", cluster).meters()) {
         registry.remove(m);
       }
+    }
+  }
+
+  /**
+   * {@code hbaseqos_tenant_limit{namespace,tenantquota,type,scope}}: the limit a TenantQuota holds in
+   * HBase now, per second (requests, bytes, capacity units or handler milliseconds, as the type
+   * counts). Replaces the tenant's previous series; throttles it no longer holds disappear.
+   */
+  public void tenantLimits(String namespace, String name, Map<ThrottleKind, Limit> throttles) {
+    Map<List<String>, java.util.concurrent.atomic.AtomicReference<Double>> mine = new HashMap<>();
+    throttles.forEach((type, l) -> mine.put(List.of(namespace, name, type.name(), l.scope().name()),
+        new java.util.concurrent.atomic.AtomicReference<>(l.perSecond())));
+    synchronized (tenantLimits) {
+      for (var it = tenantLimits.entrySet().iterator(); it.hasNext();) {
+        var e = it.next();
+        if (e.getKey().get(0).equals(namespace) && e.getKey().get(1).equals(name) && !mine.containsKey(e.getKey())) {
+          removeTenantGauge(e.getKey());
+          it.remove();
+        }
+      }
+      mine.forEach((key, value) -> {
+        var held = tenantLimits.get(key);
+        if (held != null) {
+          held.set(value.get());
+        } else {
+          tenantLimits.put(key, value);
+          Gauge.builder("hbaseqos.tenant.limit", value, java.util.concurrent.atomic.AtomicReference::get)
+              .description("The limit a TenantQuota holds in HBase, per second")
+              .tags("namespace", key.get(0), "tenantquota", key.get(1), "type", key.get(2), "scope", key.get(3))
+              .register(registry);
+        }
+      });
+    }
+  }
+
+  public void forgetTenant(String namespace, String name) {
+    tenantLimits(namespace, name, Map.of());
+  }
+
+  private void removeTenantGauge(List<String> key) {
+    for (Meter m : registry.find("hbaseqos.tenant.limit").tags("namespace", key.get(0), "tenantquota", key.get(1),
+        "type", key.get(2), "scope", key.get(3)).meters()) {
+      registry.remove(m);
     }
   }
 

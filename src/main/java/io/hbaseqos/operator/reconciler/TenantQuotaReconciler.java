@@ -147,6 +147,7 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
       }
       SubjectQuota inHBase = cluster.actual(desired.subject());
       st.setThrottles(render(inHBase));
+      metrics.tenantLimits(tq.getMetadata().getNamespace(), tq.getMetadata().getName(), inHBase.throttles());
       st.setBypassGlobals(inHBase.bypassGlobals() ? Boolean.TRUE : null);
       st.setSummary(inHBase.describe());
       Conditions.set(st, Conditions.READY, true, "Synced", "throttles applied to HBase cluster "
@@ -236,6 +237,7 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
 
   private DeleteControl released(TenantQuota tq) {
     registry.release(tq);
+    metrics.forgetTenant(tq.getMetadata().getNamespace(), tq.getMetadata().getName());
     return DeleteControl.defaultDelete();
   }
 
