@@ -41,4 +41,19 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 - apiGroups: [""]
   resources: [events]
   verbs: [create]
+# HBaseCluster topology: the RegionServer and master StatefulSets, their pods (read only), the
+# hbase-site.xml ConfigMap, headless Services and PodDisruptionBudgets (written by server-side
+# apply; removed by garbage collection through owner references, never deleted by the operator)
+- apiGroups: [apps]
+  resources: [statefulsets]
+  verbs: [get, list, watch, create, patch]
+- apiGroups: [""]
+  resources: [pods]
+  verbs: [get, list, watch]
+- apiGroups: [""]
+  resources: [configmaps, services]
+  verbs: [get, create, patch]
+- apiGroups: [policy]
+  resources: [poddisruptionbudgets]
+  verbs: [get, create, patch]
 {{- end -}}

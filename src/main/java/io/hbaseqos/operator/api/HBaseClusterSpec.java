@@ -14,6 +14,9 @@ public class HBaseClusterSpec {
   @JsonPropertyDescription("Quota settings the cluster runs with, and how the operator keeps quotas in sync.")
   private QuotaSettingsSpec quotas = new QuotaSettingsSpec();
 
+  @JsonPropertyDescription("RegionServers and masters the operator runs for this cluster; absent when the cluster runs elsewhere.")
+  private TopologySpec topology;
+
   public ConnectionSpec getConnection() {
     return connection;
   }
@@ -28,5 +31,13 @@ public class HBaseClusterSpec {
 
   public void setQuotas(QuotaSettingsSpec quotas) {
     this.quotas = quotas;
+  }
+
+  public TopologySpec getTopology() {
+    return topology;
+  }
+
+  public void setTopology(TopologySpec topology) {
+    this.topology = topology;
   }
 }

@@ -16,6 +16,8 @@ public class HBaseClusterStatus extends ConditionedStatus {
   private Integer unmanagedQuotas;
   /** hbase.quota.refresh.period as the RegionServers run with it (from their /conf), e.g. "30s". */
   private String quotaRefreshPeriod;
+  /** The planned and the actual layout, when spec.topology is set. */
+  private TopologyStatus topology;
 
   public String getQuotaRefreshPeriod() {
     return quotaRefreshPeriod;
@@ -79,5 +81,13 @@ public class HBaseClusterStatus extends ConditionedStatus {
 
   public void setUnmanagedQuotas(Integer unmanagedQuotas) {
     this.unmanagedQuotas = unmanagedQuotas;
+  }
+
+  public TopologyStatus getTopology() {
+    return topology;
+  }
+
+  public void setTopology(TopologyStatus topology) {
+    this.topology = topology;
   }
 }

@@ -7,6 +7,23 @@ import io.hbaseqos.operator.api.QuotaSettingsSpec;
 import io.hbaseqos.operator.cluster.ClusterRegistry;
 import io.hbaseqos.operator.cluster.ClusterState;
 import io.hbaseqos.operator.cluster.RefreshPeriodCheck;
+import io.hbaseqos.operator.api.TopologyStatus;
+import io.hbaseqos.operator.topology.ClusterObjects;
+import io.hbaseqos.operator.topology.Layout;
+import io.hbaseqos.operator.topology.Memory;
+import io.hbaseqos.operator.topology.TopologyManager;
+import io.hbaseqos.operator.topology.TopologyPlanner;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.SecondaryToPrimaryMapper;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import java.util.Objects;
+import java.util.Set;
+import java.util.stream.Collectors;
 import io.hbaseqos.operator.hbase.ClusterInfo;
 import io.hbaseqos.operator.metrics.OperatorMetrics;
 import io.hbaseqos.operator.quota.Durations;
@@ -49,11 +66,39 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
     this.clock = clock;
   }
 
+  private TopologyManager topology;
+
   @Override
   public List<EventSource<?, HBaseCluster>> prepareEventSources(EventSourceContext<HBaseCluster> context) {
     ResourceTrigger<HBaseCluster> trigger = new ResourceTrigger<>("hbasecluster-trigger");
     registry.bindClusters(trigger);
-    return List.of(trigger);
+    SecondaryToPrimaryMapper<Node> everyTopology = node -> context.getPrimaryCache()
+        .list(hc -> hc.getSpec() != null && hc.getSpec().getTopology() != null).map(ResourceID::fromResource)
+        .collect(Collectors.toSet());
+    InformerEventSource<Node, HBaseCluster> nodes = new InformerEventSource<>(
+        InformerEventSourceConfiguration.from(Node.class, HBaseCluster.class).withName("nodes")
+            .withWatchAllNamespaces().withSecondaryToPrimaryMapper(everyTopology)
+            .withOnUpdateFilter(HBaseClusterReconciler::nodeChangeMatters).build(), context);
+    SecondaryToPrimaryMapper<HasMetadata> byLabel = o -> o.getMetadata().getLabels() == null
+        || o.getMetadata().getLabels().get(ClusterObjects.CLUSTER_LABEL) == null ? Set.of()
+        : Set.of(new ResourceID(o.getMetadata().getLabels().get(ClusterObjects.CLUSTER_LABEL),
+            o.getMetadata().getNamespace()));
+    String managed = "app.kubernetes.io/managed-by=" + ClusterObjects.MANAGED_BY;
+    InformerEventSource<Pod, HBaseCluster> pods = new InformerEventSource<>(
+        InformerEventSourceConfiguration.from(Pod.class, HBaseCluster.class).withName("pods").withLabelSelector(managed)
+            .withSecondaryToPrimaryMapper(byLabel::toPrimaryResourceIDs).build(), context);
+    InformerEventSource<StatefulSet, HBaseCluster> statefulSets = new InformerEventSource<>(
+        InformerEventSourceConfiguration.from(StatefulSet.class, HBaseCluster.class).withName("statefulsets")
+            .withLabelSelector(managed).withSecondaryToPrimaryMapper(byLabel::toPrimaryResourceIDs).build(), context);
+    topology = new TopologyManager(nodes, pods, statefulSets);
+    return List.of(trigger, nodes, pods, statefulSets);
+  }
+
+  /** Node status heartbeats change nothing the planner reads; labels, taints, cordon, readiness and memory do. */
+  static boolean nodeChangeMatters(Node now, Node before) {
+    return !Objects.equals(now.getMetadata().getLabels(), before.getMetadata().getLabels())
+        || !Objects.equals(now.getSpec(), before.getSpec())
+        || !Objects.equals(TopologyManager.toPoolNode(now, List.of()), TopologyManager.toPoolNode(before, List.of()));
   }
 
   @Override
@@ -64,6 +109,20 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
     Instant now = clock.instant();
 
     List<String> errors = validate(hc);
+    if (errors.isEmpty() && hc.getSpec().getTopology() != null) {
+      try {
+        TopologyManager.Outcome topo = topology.reconcile(context.getClient(), hc);
+        errors.addAll(topo.plan().errors());
+        reportTopology(hc, old, st, topo, gen, now);
+      } catch (IllegalArgumentException e) {
+        errors.add("spec.topology: " + e.getMessage());
+      }
+    } else if (hc.getSpec() != null && hc.getSpec().getTopology() == null && old.getTopology() != null) {
+      st.setTopology(null);
+      for (String c : List.of(Conditions.BALANCED, Conditions.REGIONSERVERS_READY, Conditions.PAUSED)) {
+        Conditions.remove(st, c);
+      }
+    }
     if (!errors.isEmpty()) {
       String msg = String.join("; ", errors);
       if (!"InvalidSpec".equals(Conditions.reason(old, Conditions.READY))) {
@@ -146,6 +205,50 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
         Conditions.set(st, Conditions.REFRESH_PERIOD, "False", "Mismatch", r.message(), gen, now);
       }
     }
+  }
+
+  private void reportTopology(HBaseCluster hc, HBaseClusterStatus old, HBaseClusterStatus st,
+      TopologyManager.Outcome topo, Long gen, Instant now) {
+    TopologyPlanner.Plan plan = topo.plan();
+    Layout.Result layout = topo.layout();
+    TopologyStatus ts = new TopologyStatus();
+    ts.setNodes(plan.nodes());
+    ts.setCordonedNodes(plan.cordoned().isEmpty() ? null : plan.cordoned());
+    ts.setDesiredRegionServers(plan.ok() ? plan.replicas() : null);
+    ts.setReadyRegionServers(layout.ready());
+    ts.setRegionServersPerNode(layout.perNode().isEmpty() ? null : layout.perNode());
+    ts.setHeap(plan.ok() && plan.heap() > 0 ? Memory.jvm(plan.heap()) : null);
+    ts.setMemory(plan.ok() && plan.containerMemory() > 0 ? Memory.quantity(plan.containerMemory()) : null);
+    ts.setWarnings(plan.warnings().isEmpty() ? null : plan.warnings());
+    TopologyStatus was = old.getTopology();
+    if (plan.ok() && was != null && was.getDesiredRegionServers() != null
+        && !was.getDesiredRegionServers().equals(plan.replicas())) {
+      events.normal(hc, "Scaled", "RegionServers " + was.getDesiredRegionServers() + " -> " + plan.replicas() + " ("
+          + plan.nodes() + " schedulable node(s) x " + hc.getSpec().getTopology().getRegionServers().getReplicasPerNode()
+          + ")");
+    }
+    for (String w : plan.warnings()) {
+      if (was == null || was.getWarnings() == null || !was.getWarnings().contains(w)) {
+        events.warning(hc, "TopologyWarning", w);
+      }
+    }
+    st.setTopology(ts);
+    boolean paused = Boolean.TRUE.equals(hc.getSpec().getTopology().getPaused());
+    if (paused) {
+      Conditions.set(st, Conditions.PAUSED, true, "Paused", "spec.topology.paused: Kubernetes objects are not changed",
+          gen, now);
+    } else {
+      Conditions.set(st, Conditions.PAUSED, false, "Reconciling", "Kubernetes objects follow the spec", gen, now);
+    }
+    if (!layout.balanced() && !layout.reason().equals(Conditions.reason(old, Conditions.BALANCED))
+        && !"Pending".equals(layout.reason())) {
+      events.warning(hc, layout.reason(), layout.message());
+    }
+    Conditions.set(st, Conditions.BALANCED, layout.balanced(), layout.reason(), layout.message(), gen, now);
+    int desired = plan.ok() ? plan.replicas() : 0;
+    boolean allReady = layout.ready() == desired && desired > 0;
+    Conditions.set(st, Conditions.REGIONSERVERS_READY, allReady, allReady ? "AllReady" : "NotReady",
+        layout.ready() + " of " + desired + " RegionServer(s) ready", gen, now);
   }
 
   static List<String> validate(HBaseCluster hc) {

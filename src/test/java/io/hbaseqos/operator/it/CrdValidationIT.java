@@ -178,6 +178,37 @@ class CrdValidationIT {
     assertThat(conn).containsEntry("znodeParent", "/hbase");
   }
 
+  static String topology(String name, String regionServers) {
+    return """
+        apiVersion: hbaseqos.io/v1alpha1
+        kind: HBaseCluster
+        metadata: {name: %s, namespace: %s}
+        spec:
+          connection: {zookeeperQuorum: zk-0}
+          topology:
+            image: apache/hbase:2.6.4
+            rootDir: hdfs://nn:8020/hbase
+            regionServers: %s
+        """.formatted(name, ns, regionServers);
+  }
+
+  @Test
+  void topologySpecIsValidatedAndDefaulted() {
+    assertThatThrownBy(() -> create(topology("t1", "{blockCacheFraction: 0.5, memstoreFraction: 0.4}")))
+        .hasMessageContaining("blockCacheFraction + memstoreFraction must be at most 0.8");
+    assertThatThrownBy(() -> create(topology("t2", "{heap: 30GB}"))).hasMessageContaining("spec.topology.regionServers.heap");
+    assertThatThrownBy(() -> create(topology("t3", "{replicasPerNode: 0}")))
+        .hasMessageContaining("spec.topology.regionServers.replicasPerNode");
+    assertThatThrownBy(() -> create(topology("t4", "{blockCacheFraction: 0.9}")))
+        .hasMessageContaining("spec.topology.regionServers.blockCacheFraction");
+    GenericKubernetesResource ok = create(topology("t5", "{blockCacheFraction: 0.5, memstoreFraction: 0.3}"));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> rs = (Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>) ok
+        .getAdditionalProperties().get("spec")).get("topology")).get("regionServers");
+    assertThat(rs).containsEntry("heap", "auto").containsEntry("replicasPerNode", 1).containsEntry("handlerCount", 30)
+        .containsEntry("gracefulShutdown", "120s");
+  }
+
   @Test
   void kubectlShowsReadableErrorsAndTheExamplesApply() throws Exception {
     Path bad = Files.createTempFile("bad-tq", ".yaml");

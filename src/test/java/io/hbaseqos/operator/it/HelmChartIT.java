@@ -94,10 +94,15 @@ class HelmChartIT {
     dryRunOnServer(yaml);
     List<HasMetadata> objs = objects(yaml);
     assertThat(objs).extracting(HasMetadata::getKind).containsExactlyInAnyOrder("ServiceAccount", "ClusterRole",
-        "ClusterRoleBinding", "Role", "RoleBinding", "Service", "Deployment");
-    ClusterRole cr = (ClusterRole) objs.stream().filter(o -> o instanceof ClusterRole).findFirst().orElseThrow();
-    assertNoWildcards(cr.getRules());
-    assertThat(cr.getRules()).flatExtracting(PolicyRule::getResources).doesNotContain("secrets", "configmaps", "pods");
+        "ClusterRoleBinding", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding", "Service", "Deployment");
+    for (HasMetadata o : objs) {
+      if (o instanceof ClusterRole cr) {
+        assertNoWildcards(cr.getRules());
+        assertThat(cr.getRules()).flatExtracting(PolicyRule::getResources).doesNotContain("secrets");
+        assertThat(cr.getRules()).filteredOn(r -> r.getResources().contains("pods") || r.getResources().contains("nodes"))
+            .allSatisfy(r -> assertThat(r.getVerbs()).containsExactlyInAnyOrder("get", "list", "watch"));
+      }
+    }
     Role lease = (Role) objs.stream().filter(o -> o instanceof Role).findFirst().orElseThrow();
     assertThat(lease.getMetadata().getNamespace()).isEqualTo("hbq-chart");
     assertThat(lease.getRules()).singleElement().satisfies(r -> {
@@ -130,8 +135,11 @@ class HelmChartIT {
     String yaml = render("-f", Paths.projectDir().resolve(CI_VALUES).toString());
     dryRunOnServer(yaml);
     List<HasMetadata> objs = objects(yaml);
-    assertThat(objs).extracting(HasMetadata::getKind).doesNotContain("ClusterRole", "ClusterRoleBinding")
-        .contains("ServiceMonitor", "PrometheusRule");
+    assertThat(objs).filteredOn(o -> o instanceof ClusterRole).singleElement()
+        .satisfies(o -> assertThat(((ClusterRole) o).getRules()).singleElement()
+            .satisfies(r -> assertThat(r.getResources()).containsExactly("nodes")))
+        .as("only nodes (cluster-scoped) are read cluster-wide when namespaces are listed");
+    assertThat(objs).extracting(HasMetadata::getKind).contains("ServiceMonitor", "PrometheusRule");
     assertThat(objs).filteredOn(o -> o instanceof Role).extracting(o -> o.getMetadata().getNamespace())
         .containsExactlyInAnyOrder("tenants-a", "tenants-b", "hbq-chart");
     objs.stream().filter(o -> o instanceof Role).forEach(o -> assertNoWildcards(((Role) o).getRules()));

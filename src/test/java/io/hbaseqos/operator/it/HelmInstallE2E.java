@@ -172,7 +172,10 @@ class HelmInstallE2E {
     assertThat(canI("delete", "tenantquotas.hbaseqos.io", "default")).isEqualTo("no");
     assertThat(canI("create", "tenantquotas.hbaseqos.io", "default")).isEqualTo("no");
     assertThat(canI("get", "secrets", RELEASE_NS)).isEqualTo("no");
-    assertThat(canI("list", "configmaps", "default")).isEqualTo("no");
+    assertThat(canI("delete", "configmaps", "default")).isEqualTo("no");
+    assertThat(canI("delete", "statefulsets.apps", "default")).isEqualTo("no");
+    assertThat(canI("delete", "pods", "default")).isEqualTo("no");
+    assertThat(canI("update", "nodes", "default")).isEqualTo("no");
     assertThat(canI("create", "pods", "default")).isEqualTo("no");
     assertThat(canI("update", "customresourcedefinitions.apiextensions.k8s.io", "default")).isEqualTo("no");
   }

@@ -1,0 +1,231 @@
+package io.hbaseqos.operator.topology;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.TopologySpreadConstraintBuilder;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
+import io.hbaseqos.operator.api.HBaseCluster;
+import io.hbaseqos.operator.api.HBaseClusterSpec;
+import io.hbaseqos.operator.api.MastersSpec;
+import io.hbaseqos.operator.api.QuotaSettingsSpec;
+import io.hbaseqos.operator.api.RegionServersSpec;
+import io.hbaseqos.operator.api.TopologySpec;
+import io.hbaseqos.operator.quota.Durations;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The Kubernetes objects of an HBaseCluster's topology, from its spec and the plan. Pure: builds
+ * objects, writes nothing. Every object carries the hash of its own content
+ * ({@value #HASH}), so the writer skips objects already as desired; the pod templates carry the
+ * hash of the configuration ({@value #CONFIG_HASH}), so a configuration change rolls the
+ * RegionServers (one at a time) while a change of the replica count restarts none.
+ */
+public final class ClusterObjects {
+  public static final String MANAGED_BY = "hbase-qos-operator";
+  public static final String CLUSTER_LABEL = "hbaseqos.io/cluster";
+  public static final String COMPONENT_LABEL = "app.kubernetes.io/component";
+  public static final String HASH = "hbaseqos.io/desired-hash";
+  public static final String CONFIG_HASH = "hbaseqos.io/config-hash";
+  public static final String REGIONSERVER = "regionserver";
+  public static final String MASTER = "master";
+  public static final String HOSTNAME_KEY = "kubernetes.io/hostname";
+
+  private ClusterObjects() {}
+
+  public static String regionServers(HBaseCluster hc) {
+    return hc.getMetadata().getName() + "-regionserver";
+  }
+
+  public static String masters(HBaseCluster hc) {
+    return hc.getMetadata().getName() + "-master";
+  }
+
+  public static String config(HBaseCluster hc) {
+    return hc.getMetadata().getName() + "-hbase-site";
+  }
+
+  public static Map<String, String> labels(HBaseCluster hc, String component) {
+    Map<String, String> l = new LinkedHashMap<>();
+    l.put("app.kubernetes.io/name", "hbase");
+    l.put("app.kubernetes.io/instance", hc.getMetadata().getName());
+    l.put(COMPONENT_LABEL, component);
+    l.put("app.kubernetes.io/managed-by", MANAGED_BY);
+    l.put(CLUSTER_LABEL, hc.getMetadata().getName());
+    return l;
+  }
+
+  static Map<String, String> selector(HBaseCluster hc, String component) {
+    return Map.of(CLUSTER_LABEL, hc.getMetadata().getName(), COMPONENT_LABEL, component);
+  }
+
+  /** hbase-site.xml properties of the cluster: the spec's fields, then siteProperties (validated not to overlap). */
+  public static Map<String, String> siteProperties(HBaseClusterSpec spec) {
+    TopologySpec t = spec.getTopology();
+    RegionServersSpec rs = t.getRegionServers();
+    QuotaSettingsSpec q = spec.getQuotas() == null ? new QuotaSettingsSpec() : spec.getQuotas();
+    Map<String, String> p = new TreeMap<>();
+    p.put("hbase.cluster.distributed", "true");
+    p.put("hbase.rootdir", t.getRootDir());
+    p.put("hbase.zookeeper.quorum", spec.getConnection().getZookeeperQuorum());
+    p.put("zookeeper.znode.parent", spec.getConnection().getZnodeParent() == null ? "/hbase"
+        : spec.getConnection().getZnodeParent());
+    p.put("hbase.quota.enabled", String.valueOf(!Boolean.FALSE.equals(q.getEnabled())));
+    p.put("hbase.quota.refresh.period", String.valueOf(Durations.parse(q.getRefreshPeriod(),
+        QuotaSettingsSpec.DEFAULT_REFRESH).toMillis()));
+    p.put("hbase.regionserver.handler.count", String.valueOf(rs.getHandlerCount()));
+    p.put("hfile.block.cache.size", String.valueOf(rs.getBlockCacheFraction()));
+    p.put("hbase.regionserver.global.memstore.size", String.valueOf(rs.getMemstoreFraction()));
+    if (rs.getSiteProperties() != null) {
+      p.putAll(rs.getSiteProperties());
+    }
+    return p;
+  }
+
+  public static String siteXml(Map<String, String> props) {
+    StringBuilder sb = new StringBuilder("<?xml version=\"1.0\"?>\n<configuration>\n");
+    new TreeMap<>(props).forEach((k, v) -> sb.append("  <property><name>").append(xml(k)).append("</name><value>")
+        .append(xml(v)).append("</value></property>\n"));
+    return sb.append("</configuration>\n").toString();
+  }
+
+  private static String xml(String s) {
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+  }
+
+  public static List<HasMetadata> desired(HBaseCluster hc, TopologyPlanner.Plan plan) {
+    TopologySpec t = hc.getSpec().getTopology();
+    String ns = hc.getMetadata().getNamespace();
+    String site = siteXml(siteProperties(hc.getSpec()));
+    List<HasMetadata> out = new ArrayList<>();
+    ConfigMap cm = new ConfigMapBuilder().withNewMetadata().withName(config(hc)).withNamespace(ns)
+        .withLabels(labels(hc, "config")).endMetadata().addToData("hbase-site.xml", site).build();
+    out.add(cm);
+    out.add(headless(hc, REGIONSERVER, regionServers(hc), 16020, 16030));
+    out.add(headless(hc, MASTER, masters(hc), 16000, 16010));
+    RegionServersSpec rs = t.getRegionServers();
+    List<String> rsOpts = new ArrayList<>(List.of("-Xms" + Memory.jvm(plan.heap()), "-Xmx" + Memory.jvm(plan.heap())));
+    if (rs.getJvmOptions() != null) {
+      rsOpts.addAll(rs.getJvmOptions());
+    }
+    String configHash = hash(site + "\n" + String.join(" ", rsOpts) + "\n" + t.getImage());
+    out.add(statefulSet(hc, REGIONSERVER, regionServers(hc), plan.replicas(), rsOpts, plan.containerMemory(),
+        rs.getCpu(), configHash, 16020, 16030, rs.getNodeSelector(), rs.getTolerations(),
+        Durations.parse(rs.getGracefulShutdown(), java.time.Duration.ofSeconds(120)).toSeconds(), true));
+    MastersSpec m = t.getMasters() == null ? new MastersSpec() : t.getMasters();
+    long mHeap = Memory.parse(m.getHeap());
+    List<String> mOpts = List.of("-Xms" + Memory.jvm(mHeap), "-Xmx" + Memory.jvm(mHeap));
+    out.add(statefulSet(hc, MASTER, masters(hc), m.getReplicas(), mOpts, mHeap + TopologyPlanner.overhead(mHeap),
+        m.getCpu(), hash(site + "\n" + String.join(" ", mOpts) + "\n" + t.getImage()), 16000, 16010, Map.of(),
+        List.of(), 60, false));
+    if (!Boolean.FALSE.equals(t.getPodDisruptionBudget())) {
+      out.add(pdb(hc, REGIONSERVER, regionServers(hc)));
+      out.add(pdb(hc, MASTER, masters(hc)));
+    }
+    OwnerReference owner = new OwnerReferenceBuilder().withApiVersion(hc.getApiVersion()).withKind(hc.getKind())
+        .withName(hc.getMetadata().getName()).withUid(hc.getMetadata().getUid()).withController(true)
+        .withBlockOwnerDeletion(true).build();
+    for (HasMetadata o : out) {
+      o.getMetadata().setOwnerReferences(List.of(owner));
+      Map<String, String> ann = new LinkedHashMap<>();
+      ann.put(HASH, hash(io.fabric8.kubernetes.client.utils.Serialization.asJson(o)));
+      o.getMetadata().setAnnotations(ann);
+    }
+    return out;
+  }
+
+  private static Service headless(HBaseCluster hc, String component, String name, int rpc, int info) {
+    return new ServiceBuilder().withNewMetadata().withName(name).withNamespace(hc.getMetadata().getNamespace())
+        .withLabels(labels(hc, component)).endMetadata().withNewSpec().withClusterIP("None")
+        .withPublishNotReadyAddresses(true).withSelector(selector(hc, component))
+        .addNewPort().withName("rpc").withPort(rpc).withTargetPort(new IntOrString(rpc)).endPort()
+        .addNewPort().withName("info").withPort(info).withTargetPort(new IntOrString(info)).endPort()
+        .endSpec().build();
+  }
+
+  private static StatefulSet statefulSet(HBaseCluster hc, String component, String name, int replicas,
+      List<String> jvmOpts, long memory, String cpu, String configHash, int rpc, int info,
+      Map<String, String> nodeSelector, List<io.fabric8.kubernetes.api.model.Toleration> tolerations,
+      long gracePeriod, boolean spreadExactly) {
+    LabelSelector sel = new LabelSelectorBuilder().withMatchLabels(selector(hc, component)).build();
+    Map<String, Quantity> requests = new LinkedHashMap<>();
+    requests.put("memory", new Quantity(Memory.quantity(memory)));
+    if (cpu != null) {
+      requests.put("cpu", new Quantity(cpu));
+    }
+    PodSpecBuilder pod = new PodSpecBuilder()
+        .withNodeSelector(nodeSelector == null || nodeSelector.isEmpty() ? null : new TreeMap<>(nodeSelector))
+        .withTolerations(tolerations == null || tolerations.isEmpty() ? null : tolerations)
+        .withTerminationGracePeriodSeconds(gracePeriod)
+        .addNewContainer().withName(component).withImage(hc.getSpec().getTopology().getImage())
+        .withCommand("hbase", component, "start")
+        .addNewEnv().withName("HBASE_CONF_DIR").withValue("/etc/hbase").endEnv()
+        .addNewEnv().withName(REGIONSERVER.equals(component) ? "HBASE_REGIONSERVER_OPTS" : "HBASE_MASTER_OPTS")
+        .withValue(String.join(" ", jvmOpts)).endEnv()
+        .addNewPort().withName("rpc").withContainerPort(rpc).endPort()
+        .addNewPort().withName("info").withContainerPort(info).endPort()
+        .withNewReadinessProbe().withNewTcpSocket().withPort(new IntOrString(rpc)).endTcpSocket()
+        .withPeriodSeconds(10).endReadinessProbe()
+        .withResources(new ResourceRequirementsBuilder().withRequests(requests)
+            .withLimits(Map.of("memory", new Quantity(Memory.quantity(memory)))).build())
+        .addNewVolumeMount().withName("conf").withMountPath("/etc/hbase").withReadOnly(true).endVolumeMount()
+        .endContainer()
+        .addNewVolume().withName("conf").withNewConfigMap().withName(config(hc)).endConfigMap().endVolume();
+    if (spreadExactly) {
+      // maxSkew 1 over the pool's nodes with replicas = nodes x replicasPerNode leaves only one layout:
+      // exactly replicasPerNode on every node. Nodes outside the pool or tainted do not count.
+      pod.withTopologySpreadConstraints(new TopologySpreadConstraintBuilder().withMaxSkew(1)
+          .withTopologyKey(HOSTNAME_KEY).withWhenUnsatisfiable("DoNotSchedule").withLabelSelector(sel)
+          .withNodeAffinityPolicy("Honor").withNodeTaintsPolicy("Honor").build());
+    } else {
+      pod.withNewAffinity().withNewPodAntiAffinity().addNewPreferredDuringSchedulingIgnoredDuringExecution()
+          .withWeight(100).withNewPodAffinityTerm().withTopologyKey(HOSTNAME_KEY).withLabelSelector(sel)
+          .endPodAffinityTerm().endPreferredDuringSchedulingIgnoredDuringExecution().endPodAntiAffinity().endAffinity();
+    }
+    return new StatefulSetBuilder().withNewMetadata().withName(name).withNamespace(hc.getMetadata().getNamespace())
+        .withLabels(labels(hc, component)).endMetadata()
+        .withNewSpec().withReplicas(replicas).withServiceName(name).withPodManagementPolicy("Parallel")
+        .withSelector(sel)
+        .withNewUpdateStrategy().withType("RollingUpdate").endUpdateStrategy()
+        .withNewTemplate().withNewMetadata().withLabels(labels(hc, component))
+        .withAnnotations(Map.of(CONFIG_HASH, configHash)).endMetadata().withSpec(pod.build()).endTemplate()
+        .endSpec().build();
+  }
+
+  private static PodDisruptionBudget pdb(HBaseCluster hc, String component, String name) {
+    return new PodDisruptionBudgetBuilder().withNewMetadata().withName(name)
+        .withNamespace(hc.getMetadata().getNamespace()).withLabels(labels(hc, component)).endMetadata()
+        .withNewSpec().withMaxUnavailable(new IntOrString(1))
+        .withSelector(new LabelSelectorBuilder().withMatchLabels(selector(hc, component)).build()).endSpec().build();
+  }
+
+  static String hash(String s) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)))
+          .substring(0, 16);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

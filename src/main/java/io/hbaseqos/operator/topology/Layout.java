@@ -1,0 +1,67 @@
+package io.hbaseqos.operator.topology;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * Where the RegionServer pods actually are, against the plan. Pure.
+ */
+public final class Layout {
+
+  /** One RegionServer pod: its node ("" while pending) and whether it is ready. */
+  public record PodPlacement(String node, boolean ready) {}
+
+  /**
+   * @param perNode pods per node ("" for pending ones)
+   * @param balanced every schedulable pool node runs exactly replicasPerNode, and none elsewhere
+   * @param reason Balanced, Unbalanced, Pending, NodeCordoned or NoNodes
+   */
+  public record Result(Map<String, Integer> perNode, int ready, boolean balanced, String reason, String message) {}
+
+  private Layout() {}
+
+  public static Result analyze(List<PoolNode> pool, int replicasPerNode, int desired, List<PodPlacement> pods) {
+    Map<String, Integer> perNode = new TreeMap<>();
+    int ready = 0;
+    for (PodPlacement p : pods) {
+      perNode.merge(p.node() == null ? "" : p.node(), 1, Integer::sum);
+      ready += p.ready() ? 1 : 0;
+    }
+    Set<String> schedulable = pool.stream().filter(PoolNode::schedulable).map(PoolNode::name).collect(Collectors.toSet());
+    List<String> cordonedWithPods = pool.stream().filter(n -> n.cordoned() && perNode.containsKey(n.name()))
+        .map(PoolNode::name).sorted().toList();
+    if (schedulable.isEmpty() && pods.isEmpty()) {
+      return new Result(perNode, 0, false, "NoNodes", "no schedulable node in the pool");
+    }
+    if (!cordonedWithPods.isEmpty()) {
+      return new Result(perNode, ready, false, "NodeCordoned", "node(s) " + String.join(", ", cordonedWithPods)
+          + " cordoned with RegionServers on them; the pool now plans " + desired + " RegionServer(s) on "
+          + schedulable.size() + " node(s): drain the node to move its regions");
+    }
+    int pending = perNode.getOrDefault("", 0);
+    List<String> off = new ArrayList<>();
+    for (String node : new java.util.TreeSet<>(schedulable)) {
+      int n = perNode.getOrDefault(node, 0);
+      if (n != replicasPerNode) {
+        off.add(node + "=" + n);
+      }
+    }
+    perNode.forEach((node, n) -> {
+      if (!node.isEmpty() && !schedulable.contains(node)) {
+        off.add(node + "=" + n + " (not in the pool)");
+      }
+    });
+    if (!off.isEmpty()) {
+      String reason = pending > 0 && off.stream().allMatch(s -> !s.contains("(not") && Integer.parseInt(
+          s.substring(s.indexOf('=') + 1)) < replicasPerNode) ? "Pending" : "Unbalanced";
+      return new Result(perNode, ready, false, reason, "RegionServers per node should be " + replicasPerNode
+          + ", are " + String.join(", ", off) + (pending > 0 ? "; " + pending + " pending" : ""));
+    }
+    return new Result(perNode, ready, true, "Balanced", replicasPerNode + " RegionServer(s) on each of "
+        + schedulable.size() + " node(s)");
+  }
+}

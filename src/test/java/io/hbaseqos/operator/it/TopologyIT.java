@@ -1,0 +1,197 @@
+package io.hbaseqos.operator.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hbaseqos.operator.api.ConnectionSpec;
+import io.hbaseqos.operator.api.HBaseCluster;
+import io.hbaseqos.operator.api.RegionServersSpec;
+import io.hbaseqos.operator.api.TopologySpec;
+import io.hbaseqos.operator.support.KubeApi;
+import io.hbaseqos.operator.support.Nodes;
+import io.hbaseqos.operator.support.OperatorHarness;
+import io.hbaseqos.operator.support.Resources;
+import io.hbaseqos.operator.support.StandaloneHBase;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * HBaseCluster topology on a real API server: the objects created, updated and left alone as the
+ * spec and the node pool change (no scheduler here; placement is TopologySchedulingE2E).
+ */
+class TopologyIT {
+  static KubernetesClient k8s;
+  static OperatorHarness operator;
+  static final Set<String> NAMESPACES = new java.util.HashSet<>();
+  static final Set<String> POOLS = new java.util.HashSet<>();
+
+  @BeforeAll
+  static void start() {
+    k8s = KubeApi.client();
+    operator = new OperatorHarness(k8s);
+  }
+
+  @AfterAll
+  static void stop() {
+    KubeApi.cleanUp(NAMESPACES);
+    operator.close();
+    POOLS.forEach(p -> Nodes.deletePool(k8s, p));
+  }
+
+  static HBaseCluster cluster(String ns, String name, String pool, int perNode, Consumer<RegionServersSpec> more) {
+    ConnectionSpec conn = StandaloneHBase.shared().connectionSpec();
+    HBaseCluster hc = Resources.cluster(ns, name, conn, "2s");
+    TopologySpec t = new TopologySpec();
+    t.setImage("apache/hbase:2.6.4");
+    t.setRootDir("hdfs://namenode:8020/hbase");
+    RegionServersSpec rs = new RegionServersSpec();
+    rs.setNodeSelector(Map.of("hbaseqos.io/test-pool", pool));
+    rs.setReplicasPerNode(perNode);
+    more.accept(rs);
+    t.setRegionServers(rs);
+    hc.getSpec().setTopology(t);
+    return hc;
+  }
+
+  static StatefulSet sts(String ns, String name) {
+    return k8s.apps().statefulSets().inNamespace(ns).withName(name).get();
+  }
+
+  static HBaseCluster get(String ns, String name) {
+    return k8s.resources(HBaseCluster.class).inNamespace(ns).withName(name).get();
+  }
+
+  static String configHash(StatefulSet s) {
+    return s.getSpec().getTemplate().getMetadata().getAnnotations().get("hbaseqos.io/config-hash");
+  }
+
+  @Test
+  void objectsFollowTheSpecAndTheNodePoolAndASettledClusterWritesNothing() throws Exception {
+    String ns = KubeApi.newNamespace("topo");
+    NAMESPACES.add(ns);
+    String pool = ns;
+    POOLS.add(pool);
+    Nodes.createReady(k8s, ns + "-n1", pool, "64Gi");
+    Nodes.createReady(k8s, ns + "-n2", pool, "64Gi");
+    k8s.resource(cluster(ns, "hb", pool, 2, rs -> rs.setHandlerCount(40))).create();
+
+    await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> assertThat(sts(ns, "hb-regionserver")).isNotNull());
+    StatefulSet rs = sts(ns, "hb-regionserver");
+    assertThat(rs.getSpec().getReplicas()).as("2 nodes x 2").isEqualTo(4);
+    var pod = rs.getSpec().getTemplate().getSpec();
+    var c = pod.getContainers().get(0);
+    // (64Gi - 4Gi reserve) / 2 = 30Gi per RegionServer: 25g heap + 5Gi off-heap
+    assertThat(c.getEnv()).anySatisfy(e -> assertThat(e.getValue()).isEqualTo("-Xms25g -Xmx25g"));
+    assertThat(c.getResources().getLimits().get("memory").toString()).isEqualTo("30Gi");
+    assertThat(c.getResources().getRequests().get("memory").toString()).isEqualTo("30Gi");
+    assertThat(pod.getNodeSelector()).containsEntry("hbaseqos.io/test-pool", pool);
+    assertThat(pod.getTopologySpreadConstraints()).singleElement().satisfies(t -> {
+      assertThat(t.getMaxSkew()).isEqualTo(1);
+      assertThat(t.getTopologyKey()).isEqualTo("kubernetes.io/hostname");
+      assertThat(t.getWhenUnsatisfiable()).isEqualTo("DoNotSchedule");
+    });
+    assertThat(rs.getSpec().getUpdateStrategy().getType()).isEqualTo("RollingUpdate");
+    ConfigMap cm = k8s.configMaps().inNamespace(ns).withName("hb-hbase-site").get();
+    assertThat(cm.getData().get("hbase-site.xml"))
+        .contains("<property><name>hbase.quota.refresh.period</name><value>30000</value></property>")
+        .contains("<property><name>hbase.regionserver.handler.count</name><value>40</value></property>")
+        .contains("<property><name>hbase.rootdir</name><value>hdfs://namenode:8020/hbase</value></property>");
+    assertThat(k8s.services().inNamespace(ns).withName("hb-regionserver").get().getSpec().getClusterIP()).isEqualTo("None");
+    assertThat(k8s.policy().v1().podDisruptionBudget().inNamespace(ns).withName("hb-regionserver").get().getSpec()
+        .getMaxUnavailable().getIntVal()).isEqualTo(1);
+    assertThat(sts(ns, "hb-master").getSpec().getReplicas()).isEqualTo(2);
+    HBaseCluster hc = get(ns, "hb");
+    for (HasMetadata o : objects(ns)) {
+      assertThat(o.getMetadata().getOwnerReferences()).as(o.getKind()).singleElement()
+          .satisfies(r -> assertThat(r.getUid()).isEqualTo(hc.getMetadata().getUid()));
+    }
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> {
+      var ts = get(ns, "hb").getStatus().getTopology();
+      assertThat(ts.getDesiredRegionServers()).isEqualTo(4);
+      assertThat(ts.getHeap()).isEqualTo("25g");
+      assertThat(ts.getMemory()).isEqualTo("30Gi");
+      assertThat(ts.getNodes()).isEqualTo(2);
+    });
+
+    // settled (connected to HBase, RefreshPeriodMatches read): several resyncs later, nothing was written
+    await().atMost(60, TimeUnit.SECONDS).until(() -> get(ns, "hb").getStatus().condition("Ready")
+        .map(x -> "True".equals(x.getStatus())).orElse(false)
+        && get(ns, "hb").getStatus().condition("RefreshPeriodMatches").isPresent());
+    Thread.sleep(3000);
+    Map<String, String> versions = versions(ns);
+    String statusVersion = get(ns, "hb").getMetadata().getResourceVersion();
+    Thread.sleep(6000);
+    assertThat(versions(ns)).isEqualTo(versions);
+    assertThat(get(ns, "hb").getMetadata().getResourceVersion()).isEqualTo(statusVersion);
+
+    // a node joins: two more RegionServers, running ones are not restarted (same pod template)
+    String hash = configHash(sts(ns, "hb-regionserver"));
+    Nodes.createReady(k8s, ns + "-n3", pool, "64Gi");
+    await().atMost(30, TimeUnit.SECONDS).until(() -> sts(ns, "hb-regionserver").getSpec().getReplicas() == 6);
+    assertThat(configHash(sts(ns, "hb-regionserver"))).isEqualTo(hash);
+
+    // a configuration change rolls them (new template hash); the ConfigMap follows
+    k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").edit(h -> {
+      h.getSpec().getTopology().getRegionServers().setHandlerCount(60);
+      return h;
+    });
+    await().atMost(30, TimeUnit.SECONDS).until(() -> !configHash(sts(ns, "hb-regionserver")).equals(hash));
+    assertThat(k8s.configMaps().inNamespace(ns).withName("hb-hbase-site").get().getData().get("hbase-site.xml"))
+        .contains("<name>hbase.regionserver.handler.count</name><value>60</value>");
+
+    // paused: spec changes are not applied, and the condition says so
+    k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").edit(h -> {
+      h.getSpec().getTopology().setPaused(true);
+      h.getSpec().getTopology().getRegionServers().setHandlerCount(80);
+      return h;
+    });
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> assertThat(get(ns, "hb").getStatus()
+        .condition("ReconciliationPaused").get().getStatus()).isEqualTo("True"));
+    assertThat(k8s.configMaps().inNamespace(ns).withName("hb-hbase-site").get().getData().get("hbase-site.xml"))
+        .contains("<value>60</value>").doesNotContain("<value>80</value>");
+  }
+
+  static List<HasMetadata> objects(String ns) {
+    List<HasMetadata> out = new java.util.ArrayList<>();
+    out.addAll(k8s.apps().statefulSets().inNamespace(ns).list().getItems());
+    out.addAll(k8s.configMaps().inNamespace(ns).withLabel("hbaseqos.io/cluster").list().getItems());
+    out.addAll(k8s.services().inNamespace(ns).withLabel("hbaseqos.io/cluster").list().getItems());
+    out.addAll(k8s.policy().v1().podDisruptionBudget().inNamespace(ns).list().getItems());
+    assertThat(out).hasSize(7);
+    return out;
+  }
+
+  static Map<String, String> versions(String ns) {
+    Map<String, String> v = new java.util.TreeMap<>();
+    objects(ns).forEach(o -> v.put(o.getKind() + "/" + o.getMetadata().getName(), o.getMetadata().getResourceVersion()));
+    return v;
+  }
+
+  @Test
+  void aPoolTooSmallIsRefusedNamingTheNodeAndNothingIsDeployed() {
+    String ns = KubeApi.newNamespace("topo-bad");
+    NAMESPACES.add(ns);
+    POOLS.add(ns);
+    Nodes.createReady(k8s, ns + "-tiny", ns, "8Gi");
+    k8s.resource(cluster(ns, "hb", ns, 4, rs -> { })).create();
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> {
+      var ready = get(ns, "hb").getStatus().condition("Ready").get();
+      assertThat(ready.getReason()).isEqualTo("InvalidSpec");
+      assertThat(ready.getMessage()).contains("node " + ns + "-tiny has 8Gi allocatable").contains("replicasPerNode=4");
+    });
+    assertThat(k8s.apps().statefulSets().inNamespace(ns).list().getItems()).isEmpty();
+    assertThat(k8s.configMaps().inNamespace(ns).withLabel("hbaseqos.io/cluster").list().getItems()).isEmpty();
+  }
+}
