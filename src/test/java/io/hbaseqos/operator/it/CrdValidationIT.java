@@ -226,6 +226,9 @@ class CrdValidationIT {
     r = kubectl("get", "-n", exNs, "hbc");
     assertThat(r.exit).as(r.output).isZero();
     assertThat(r.output).contains("REGIONSERVERS");
+    r = kubectl("apply", "--dry-run=server", "-n", exNs, "-f",
+        io.hbaseqos.operator.support.Paths.projectDir().resolve("examples/topology").toString());
+    assertThat(r.exit).as(r.output).isZero();
   }
 
   record ProcessResult(int exit, String output) {}

@@ -1,0 +1,118 @@
+package io.hbaseqos.operator.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.TolerationBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hbaseqos.operator.api.HBaseCluster;
+import io.hbaseqos.operator.api.TopologyStatus;
+import io.hbaseqos.operator.support.ControlPlane;
+import io.hbaseqos.operator.support.KubeApi;
+import io.hbaseqos.operator.support.Kubectl;
+import io.hbaseqos.operator.support.Nodes;
+import io.hbaseqos.operator.support.OperatorHarness;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Placement with a real scheduler: the real kube-scheduler and kube-controller-manager
+ * (StatefulSet controller, garbage collector) place the RegionServer pods the operator declares on
+ * kwok nodes of different sizes. The assertions read the pods' nodes as the scheduler chose them.
+ */
+class TopologySchedulingIT {
+  static KubernetesClient k8s;
+  static ControlPlane controlPlane;
+  static OperatorHarness operator;
+  static String ns;
+
+  @BeforeAll
+  static void start() {
+    k8s = KubeApi.client();
+    controlPlane = ControlPlane.start();
+    operator = new OperatorHarness(k8s);
+    ns = KubeApi.newNamespace("sched");
+  }
+
+  @AfterAll
+  static void stop() {
+    KubeApi.cleanUp(Set.of(ns));
+    operator.close();
+    Nodes.deletePool(k8s, ns);
+    controlPlane.close();
+  }
+
+  /** RegionServer pods per node as scheduled (from the pods themselves), "" for unscheduled ones. */
+  static Map<String, Integer> scheduled() {
+    Map<String, Integer> m = new TreeMap<>();
+    for (Pod p : k8s.pods().inNamespace(ns).withLabel("app.kubernetes.io/component", "regionserver").list().getItems()) {
+      if (p.getMetadata().getDeletionTimestamp() == null) {
+        m.merge(p.getSpec().getNodeName() == null ? "" : p.getSpec().getNodeName(), 1, Integer::sum);
+      }
+    }
+    return m;
+  }
+
+  static HBaseCluster get() {
+    return k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").get();
+  }
+
+  static String condition(String type, boolean reason) {
+    HBaseCluster hc = get();
+    return hc.getStatus() == null ? null : hc.getStatus().condition(type)
+        .map(c -> reason ? c.getReason() : c.getStatus()).orElse(null);
+  }
+
+  @Test
+  void regionServersLandExactlyReplicasPerNodeScaleOutBalancedAndACordonIsReported() {
+    String pool = ns;
+    Nodes.createKwok(k8s, ns + "-a", pool, "64Gi");
+    Nodes.createKwok(k8s, ns + "-b", pool, "64Gi");
+    Nodes.createKwok(k8s, ns + "-c", pool, "128Gi");
+    HBaseCluster hc = TopologyIT.cluster(ns, "hb", pool, 2, rs -> rs.setTolerations(List.of(new TolerationBuilder()
+        .withKey("kwok.x-k8s.io/node").withOperator("Exists").withEffect("NoSchedule").build())));
+    k8s.resource(hc).create();
+
+    await().atMost(120, TimeUnit.SECONDS).untilAsserted(() -> {
+      assertThat(scheduled()).as(() -> controlPlane.logTails(15)).isEqualTo(
+          Map.of(ns + "-a", 2, ns + "-b", 2, ns + "-c", 2));
+      assertThat(condition("Balanced", false)).isEqualTo("True");
+      assertThat(condition("RegionServersReady", false)).isEqualTo("True");
+    });
+    TopologyStatus ts = get().getStatus().getTopology();
+    assertThat(ts.getRegionServersPerNode()).isEqualTo(Map.of(ns + "-a", 2, ns + "-b", 2, ns + "-c", 2));
+    assertThat(ts.getReadyRegionServers()).isEqualTo(6);
+    assertThat(ts.getWarnings()).singleElement().asString().contains("node sizes differ");
+
+    // a node joins the pool: two more RegionServers, both on it
+    Nodes.createKwok(k8s, ns + "-d", pool, "64Gi");
+    await().atMost(120, TimeUnit.SECONDS).untilAsserted(() -> {
+      assertThat(scheduled()).isEqualTo(Map.of(ns + "-a", 2, ns + "-b", 2, ns + "-c", 2, ns + "-d", 2));
+      assertThat(condition("Balanced", false)).isEqualTo("True");
+      assertThat(get().getStatus().getTopology().getDesiredRegionServers()).isEqualTo(8);
+    });
+
+    // cordoning a node is reported (its RegionServers keep running until it is drained)
+    Kubectl.Result r = Kubectl.run("cordon", ns + "-b");
+    assertThat(r.exit()).as(r.output()).isZero();
+    await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> {
+      assertThat(condition("Balanced", true)).isEqualTo("NodeCordoned");
+      assertThat(get().getStatus().getTopology().getCordonedNodes()).containsExactly(ns + "-b");
+      assertThat(get().getStatus().getTopology().getDesiredRegionServers()).isEqualTo(6);
+    });
+    assertThat(k8s.v1().events().inNamespace(ns).list().getItems())
+        .anySatisfy(e -> assertThat(e.getReason()).isEqualTo("NodeCordoned"));
+
+    // deleting the cluster removes its objects through their owner references (garbage collector)
+    k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").delete();
+    await().atMost(90, TimeUnit.SECONDS).untilAsserted(() ->
+        assertThat(k8s.apps().statefulSets().inNamespace(ns).list().getItems()).isEmpty());
+  }
+}
