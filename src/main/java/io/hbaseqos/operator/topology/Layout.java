@@ -56,10 +56,13 @@ public final class Layout {
       }
     });
     if (!off.isEmpty()) {
-      String reason = pending > 0 && off.stream().allMatch(s -> !s.contains("(not") && Integer.parseInt(
+      // fewer pods than planned (being created or waiting for the scheduler) and none misplaced: a scale-out in progress
+      int missing = desired - pods.size();
+      String reason = (pending > 0 || missing > 0) && off.stream().allMatch(s -> !s.contains("(not") && Integer.parseInt(
           s.substring(s.indexOf('=') + 1)) < replicasPerNode) ? "Pending" : "Unbalanced";
       return new Result(perNode, ready, false, reason, "RegionServers per node should be " + replicasPerNode
-          + ", are " + String.join(", ", off) + (pending > 0 ? "; " + pending + " pending" : ""));
+          + ", are " + String.join(", ", off) + (pending > 0 ? "; " + pending + " pending" : "")
+          + (missing > 0 ? "; " + missing + " not created yet" : ""));
     }
     return new Result(perNode, ready, true, "Balanced", replicasPerNode + " RegionServer(s) on each of "
         + schedulable.size() + " node(s)");

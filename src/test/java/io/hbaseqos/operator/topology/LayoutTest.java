@@ -41,6 +41,13 @@ class LayoutTest {
   }
 
   @Test
+  void aScaleOutWhosePodsAreNotCreatedYetIsPendingNotUnbalanced() {
+    var r = Layout.analyze(POOL, 2, 4, List.of(on("a"), on("a")));
+    assertThat(r.reason()).isEqualTo("Pending");
+    assertThat(r.message()).contains("b=0").contains("2 not created yet");
+  }
+
+  @Test
   void podsOutsideThePoolAreUnbalanced() {
     var r = Layout.analyze(POOL, 1, 2, List.of(on("a"), on("elsewhere")));
     assertThat(r.reason()).isEqualTo("Unbalanced");
