@@ -67,6 +67,7 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
   }
 
   private TopologyManager topology;
+  private final java.util.Map<String, Integer> announcedReplicas = new java.util.concurrent.ConcurrentHashMap<>();
 
   @Override
   public List<EventSource<?, HBaseCluster>> prepareEventSources(EventSourceContext<HBaseCluster> context) {
@@ -221,9 +222,14 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
     ts.setMemory(plan.ok() && plan.containerMemory() > 0 ? Memory.quantity(plan.containerMemory()) : null);
     ts.setWarnings(plan.warnings().isEmpty() ? null : plan.warnings());
     TopologyStatus was = old.getTopology();
-    if (plan.ok() && was != null && was.getDesiredRegionServers() != null
-        && !was.getDesiredRegionServers().equals(plan.replicas())) {
-      events.normal(hc, "Scaled", "RegionServers " + was.getDesiredRegionServers() + " -> " + plan.replicas() + " ("
+    // the status in the cache can lag the last write by a reconcile: remember what was announced
+    String key = hc.getMetadata().getNamespace() + "/" + hc.getMetadata().getName();
+    Integer before = announcedReplicas.getOrDefault(key, was == null ? null : was.getDesiredRegionServers());
+    if (plan.ok()) {
+      announcedReplicas.put(key, plan.replicas());
+    }
+    if (plan.ok() && before != null && !before.equals(plan.replicas())) {
+      events.normal(hc, "Scaled", "RegionServers " + before + " -> " + plan.replicas() + " ("
           + plan.nodes() + " schedulable node(s) x " + hc.getSpec().getTopology().getRegionServers().getReplicasPerNode()
           + ")");
     }
@@ -302,6 +308,7 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
       return DeleteControl.noFinalizerRemoval().rescheduleAfter(5_000);
     }
     registry.remove(key);
+    announcedReplicas.remove(hc.getMetadata().getNamespace() + "/" + hc.getMetadata().getName());
     return DeleteControl.defaultDelete();
   }
 }

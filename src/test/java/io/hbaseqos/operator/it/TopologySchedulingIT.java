@@ -109,6 +109,9 @@ class TopologySchedulingIT {
     });
     assertThat(k8s.v1().events().inNamespace(ns).list().getItems())
         .anySatisfy(e -> assertThat(e.getReason()).isEqualTo("NodeCordoned"));
+    assertThat(k8s.v1().events().inNamespace(ns).list().getItems()).filteredOn(e -> "Scaled".equals(e.getReason()))
+        .extracting(e -> e.getMessage().replaceAll(" \\(.*", ""))
+        .as("each change of the plan announced once").containsExactlyInAnyOrder("RegionServers 6 -> 8", "RegionServers 8 -> 6");
 
     // deleting the cluster removes its objects through their owner references (garbage collector)
     k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").delete();
