@@ -338,10 +338,15 @@ class TenantQuotaIT {
             + " HBase: " + HBaseQuotas.user(u))
             .anySatisfy(e -> assertThat(e.getReason()).isEqualTo("CleanupFailed")));
     assertThat(get("mona")).as("kept by its finalizer while HBase cannot be cleaned").isNotNull();
-    k8s.resources(TenantQuota.class).inNamespace(ns).withName("mona").edit(tq -> {
-      tq.getMetadata().setAnnotations(Map.of("hbaseqos.io/skip-cleanup", "true"));
-      return tq;
-    });
+    // retried: a status write of the operator can change the resourceVersion between get and patch (409)
+    await().atMost(10, TimeUnit.SECONDS).ignoreExceptionsInstanceOf(
+        io.fabric8.kubernetes.client.KubernetesClientException.class).until(() -> {
+          k8s.resources(TenantQuota.class).inNamespace(ns).withName("mona").edit(tq -> {
+            tq.getMetadata().setAnnotations(Map.of("hbaseqos.io/skip-cleanup", "true"));
+            return tq;
+          });
+          return true;
+        });
     await().atMost(60, TimeUnit.SECONDS).until(() -> get("mona") == null);
     assertThat(HBaseQuotas.user(u)).as("released without touching HBase").isEqualTo(Map.of("REQUEST_NUMBER", "10req/sec"));
     HBaseQuotas.set(QuotaSettingsFactory.unthrottleUser(u));

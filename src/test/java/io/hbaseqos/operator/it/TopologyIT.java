@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.hbaseqos.operator.api.ConnectionSpec;
 import io.hbaseqos.operator.api.HBaseCluster;
 import io.hbaseqos.operator.api.RegionServersSpec;
@@ -87,7 +88,7 @@ class TopologyIT {
     Nodes.createReady(k8s, ns + "-n2", pool, "64Gi");
     k8s.resource(cluster(ns, "hb", pool, 2, rs -> rs.setHandlerCount(40))).create();
 
-    await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> assertThat(sts(ns, "hb-regionserver")).isNotNull());
+    await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> objects(ns)); // all seven, written one after another
     StatefulSet rs = sts(ns, "hb-regionserver");
     assertThat(rs.getSpec().getReplicas()).as("2 nodes x 2").isEqualTo(4);
     var pod = rs.getSpec().getTemplate().getSpec();
@@ -143,24 +144,32 @@ class TopologyIT {
     assertThat(configHash(sts(ns, "hb-regionserver"))).isEqualTo(hash);
 
     // a configuration change rolls them (new template hash); the ConfigMap follows
-    k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").edit(h -> {
-      h.getSpec().getTopology().getRegionServers().setHandlerCount(60);
-      return h;
-    });
+    edit(ns, h -> h.getSpec().getTopology().getRegionServers().setHandlerCount(60));
     await().atMost(30, TimeUnit.SECONDS).until(() -> !configHash(sts(ns, "hb-regionserver")).equals(hash));
     assertThat(k8s.configMaps().inNamespace(ns).withName("hb-hbase-site").get().getData().get("hbase-site.xml"))
         .contains("<name>hbase.regionserver.handler.count</name><value>60</value>");
 
     // paused: spec changes are not applied, and the condition says so
-    k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").edit(h -> {
+    edit(ns, h -> {
       h.getSpec().getTopology().setPaused(true);
       h.getSpec().getTopology().getRegionServers().setHandlerCount(80);
-      return h;
     });
     await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> assertThat(get(ns, "hb").getStatus()
         .condition("ReconciliationPaused").get().getStatus()).isEqualTo("True"));
     assertThat(k8s.configMaps().inNamespace(ns).withName("hb-hbase-site").get().getData().get("hbase-site.xml"))
         .contains("<value>60</value>").doesNotContain("<value>80</value>");
+  }
+
+  /** A spec edit; retried when the operator's status write got in between (409). */
+  static void edit(String ns, Consumer<HBaseCluster> change) {
+    await().atMost(10, TimeUnit.SECONDS).ignoreExceptionsInstanceOf(KubernetesClientException.class)
+        .until(() -> {
+          k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").edit(h -> {
+            change.accept(h);
+            return h;
+          });
+          return true;
+        });
   }
 
   static List<HasMetadata> objects(String ns) {
