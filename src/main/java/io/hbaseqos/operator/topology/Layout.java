@@ -64,6 +64,10 @@ public final class Layout {
           + ", are " + String.join(", ", off) + (pending > 0 ? "; " + pending + " pending" : "")
           + (missing > 0 ? "; " + missing + " not created yet" : ""));
     }
+    if (pending > 0 || pods.size() != desired) {
+      return new Result(perNode, ready, false, "Pending", replicasPerNode + " RegionServer(s) on each node, but "
+          + pods.size() + " exist for " + desired + " planned" + (pending > 0 ? " (" + pending + " pending)" : ""));
+    }
     return new Result(perNode, ready, true, "Balanced", replicasPerNode + " RegionServer(s) on each of "
         + schedulable.size() + " node(s)");
   }

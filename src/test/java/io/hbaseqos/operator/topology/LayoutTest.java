@@ -48,6 +48,14 @@ class LayoutTest {
   }
 
   @Test
+  void everyNodeFullButPodsLeftOverOrPendingIsNotBalanced() {
+    var extra = Layout.analyze(POOL, 1, 2, List.of(on("a"), on("b"), new PodPlacement("", false)));
+    assertThat(extra.balanced()).isFalse();
+    assertThat(extra.reason()).isEqualTo("Pending");
+    assertThat(extra.message()).contains("3 exist for 2 planned (1 pending)");
+  }
+
+  @Test
   void podsOutsideThePoolAreUnbalanced() {
     var r = Layout.analyze(POOL, 1, 2, List.of(on("a"), on("elsewhere")));
     assertThat(r.reason()).isEqualTo("Unbalanced");
