@@ -81,7 +81,10 @@ class TopologySchedulingIT {
     k8s.resource(hc).create();
 
     await().atMost(120, TimeUnit.SECONDS).untilAsserted(() -> {
-      assertThat(scheduled()).as(() -> controlPlane.logTails(15)).isEqualTo(
+      assertThat(scheduled()).as(() -> "status " + io.fabric8.kubernetes.client.utils.Serialization.asJson(
+          get().getStatus()) + "\nnodes " + k8s.nodes().list().getItems().stream().map(n -> n.getMetadata().getName()
+          + n.getMetadata().getLabels() + n.getSpec().getTaints()).toList() + "\n" + controlPlane.logTails(15))
+          .isEqualTo(
           Map.of(ns + "-a", 2, ns + "-b", 2, ns + "-c", 2));
       assertThat(condition("Balanced", false)).isEqualTo("True");
       assertThat(condition("RegionServersReady", false)).isEqualTo("True");
