@@ -36,21 +36,33 @@ final class Statuses {
     return true;
   }
 
-  /** Top-level merge patch: changed fields with their new value, removed fields as null. */
+  /**
+   * A JSON merge patch (RFC 7386) from {@code old} to {@code now}: changed fields with their new
+   * value, removed ones as null, objects patched field by field (a merge patch merges nested
+   * objects, so a key that disappears from a map must be sent as null or it stays), arrays whole.
+   */
   static ObjectNode diff(JsonNode old, JsonNode now) {
     ObjectNode patch = JsonNodeFactory.instance.objectNode();
     for (Iterator<String> it = now.fieldNames(); it.hasNext();) {
       String f = it.next();
-      if (!now.get(f).equals(old.get(f))) {
-        patch.set(f, now.get(f));
+      JsonNode n = now.get(f);
+      JsonNode o = old.get(f);
+      if (n.isNull()) {
+        continue; // handled below as a removal
+      }
+      if (n.isObject() && o != null && o.isObject()) {
+        ObjectNode sub = diff(o, n);
+        if (!sub.isEmpty()) {
+          patch.set(f, sub);
+        }
+      } else if (!n.equals(o)) {
+        patch.set(f, n);
       }
     }
     for (Iterator<String> it = old.fieldNames(); it.hasNext();) {
       String f = it.next();
-      if (!now.has(f) || now.get(f).isNull()) {
-        if (!old.get(f).isNull()) {
-          patch.putNull(f);
-        }
+      if ((!now.has(f) || now.get(f).isNull()) && !old.get(f).isNull()) {
+        patch.putNull(f);
       }
     }
     return patch;

@@ -76,6 +76,13 @@ class TopologySchedulingIT {
     Nodes.createKwok(k8s, ns + "-a", pool, "64Gi");
     Nodes.createKwok(k8s, ns + "-b", pool, "64Gi");
     Nodes.createKwok(k8s, ns + "-c", pool, "128Gi");
+    // a RegionServer pod of another namespace's cluster of the same name must not count here
+    String other = KubeApi.newNamespace("sched-other");
+    k8s.pods().inNamespace(other).resource(new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata()
+        .withName("hb-regionserver-0").withLabels(io.hbaseqos.operator.topology.ClusterObjects.labels(
+            TopologyIT.cluster(other, "hb", pool, 1, rs -> { }), "regionserver")).endMetadata()
+        .withNewSpec().withNodeSelector(Map.of("no-such-node", "x")).addNewContainer().withName("c").withImage("x")
+        .endContainer().endSpec().build()).create();
     HBaseCluster hc = TopologyIT.cluster(ns, "hb", pool, 2, rs -> rs.setTolerations(List.of(new TolerationBuilder()
         .withKey("kwok.x-k8s.io/node").withOperator("Exists").withEffect("NoSchedule").build())));
     k8s.resource(hc).create();
@@ -101,6 +108,9 @@ class TopologySchedulingIT {
       assertThat(scheduled()).isEqualTo(Map.of(ns + "-a", 2, ns + "-b", 2, ns + "-c", 2, ns + "-d", 2));
       assertThat(condition("Balanced", false)).isEqualTo("True");
       assertThat(get().getStatus().getTopology().getDesiredRegionServers()).isEqualTo(8);
+      // pods pending during the scale-out were reported under ""; the status must drop that key again
+      assertThat(get().getStatus().getTopology().getRegionServersPerNode())
+          .isEqualTo(Map.of(ns + "-a", 2, ns + "-b", 2, ns + "-c", 2, ns + "-d", 2));
     });
 
     // cordoning a node is reported (its RegionServers keep running until it is drained)
