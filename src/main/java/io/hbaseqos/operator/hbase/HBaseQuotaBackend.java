@@ -42,14 +42,10 @@ public final class HBaseQuotaBackend implements QuotaBackend {
 
   /**
    * Client settings that make an unreachable cluster fail within seconds instead of retrying for
-   * minutes (HBase's defaults), so reconcile threads never pile up behind a dead cluster.
-   * Anything in {@code overrides} wins.
+   * minutes (HBase's defaults), so reconcile threads never pile up behind a dead cluster. An
+   * operator-wide {@code siteFile} (may be null) overrides them, and {@code overrides} (the
+   * cluster's clientConfig) override everything.
    */
-  public static Configuration configuration(String quorum, String znodeParent, Map<String, String> overrides) {
-    return configuration(quorum, znodeParent, null, overrides);
-  }
-
-  /** As above, with an operator-wide hbase-site.xml between the built-in defaults and {@code overrides}. */
   public static Configuration configuration(String quorum, String znodeParent, java.nio.file.Path siteFile,
       Map<String, String> overrides) {
     Configuration conf = HBaseConfiguration.create();

@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -19,18 +20,19 @@ import java.util.function.BooleanSupplier;
  */
 public class OperatorMetrics {
   private final MeterRegistry registry;
-  private final Map<List<String>, java.util.concurrent.atomic.AtomicReference<Double>> tenantLimits = new HashMap<>();
+  /** Per tenant ("namespace/name"), its gauges' values by "type/scope". */
+  private final Map<String, Map<String, AtomicReference<Double>>> tenantLimits = new HashMap<>();
 
   /** The HBase calls the operator makes, as named in {@code hbaseqos_hbase_call_seconds{call}}. */
-  public static final java.util.List<String> CALLS = java.util.List.of("readAll", "readUser", "setQuota", "describe");
+  public static final List<String> CALLS = List.of("readAll", "readUser", "setQuota", "describe");
   /** The kinds of quota writes, as named in {@code hbaseqos_quota_writes_total{op}}. */
-  public static final java.util.List<String> WRITE_OPS = java.util.List.of("SetThrottle", "RemoveThrottle",
+  public static final List<String> WRITE_OPS = List.of("SetThrottle", "RemoveThrottle",
       "SetBypassGlobals");
 
   public OperatorMetrics(MeterRegistry registry) {
     this.registry = registry;
     // counters exist from the start, at 0, so that rate() and increase() see their first event
-    for (String kind : java.util.List.of("TenantQuota", "HBaseCluster")) {
+    for (String kind : List.of("TenantQuota", "HBaseCluster")) {
       invalidCounter(kind);
     }
     droppedCounter();
@@ -112,7 +114,7 @@ public class OperatorMetrics {
 
   /** Drops the meters of a cluster no longer managed. */
   public void forgetCluster(String cluster) {
-    for (String name : java.util.List.of("hbaseqos.cluster.up", "hbaseqos.drift.corrections", "hbaseqos.conflicts",
+    for (String name : List.of("hbaseqos.cluster.up", "hbaseqos.drift.corrections", "hbaseqos.conflicts",
         "hbaseqos.hbase.errors", "hbaseqos.quota.writes", "hbaseqos.hbase.call")) {
       for (Meter m : registry.find(name).tag("cluster", cluster).meters()) {
         registry.remove(m);
@@ -123,32 +125,31 @@ public class OperatorMetrics {
   /**
    * {@code hbaseqos_tenant_limit{namespace,tenantquota,type,scope}}: the limit a TenantQuota holds in
    * HBase now, per second (requests, bytes, capacity units or handler milliseconds, as the type
-   * counts). Replaces the tenant's previous series; throttles it no longer holds disappear.
+   * counts). Replaces the tenant's previous series; throttles it no longer holds disappear. Called
+   * on every reconcile: costs a lookup of this tenant's own gauges, nothing proportional to the
+   * number of tenants.
    */
   public void tenantLimits(String namespace, String name, Map<ThrottleKind, Limit> throttles) {
-    Map<List<String>, java.util.concurrent.atomic.AtomicReference<Double>> mine = new HashMap<>();
-    throttles.forEach((type, l) -> mine.put(List.of(namespace, name, type.name(), l.scope().name()),
-        new java.util.concurrent.atomic.AtomicReference<>(l.perSecond())));
+    String tenant = namespace + "/" + name;
     synchronized (tenantLimits) {
-      for (var it = tenantLimits.entrySet().iterator(); it.hasNext();) {
+      Map<String, AtomicReference<Double>> held = tenantLimits.computeIfAbsent(tenant, t -> new HashMap<>());
+      Map<String, Limit> now = new HashMap<>();
+      throttles.forEach((type, l) -> now.put(type.name() + "/" + l.scope().name(), l));
+      for (var it = held.entrySet().iterator(); it.hasNext();) {
         var e = it.next();
-        if (e.getKey().get(0).equals(namespace) && e.getKey().get(1).equals(name) && !mine.containsKey(e.getKey())) {
-          removeTenantGauge(e.getKey());
+        if (!now.containsKey(e.getKey())) {
+          registry.remove(tenantGauge(namespace, name, e.getKey(), e.getValue()));
           it.remove();
         }
       }
-      mine.forEach((key, value) -> {
-        var held = tenantLimits.get(key);
-        if (held != null) {
-          held.set(value.get());
-        } else {
-          tenantLimits.put(key, value);
-          Gauge.builder("hbaseqos.tenant.limit", value, java.util.concurrent.atomic.AtomicReference::get)
-              .description("The limit a TenantQuota holds in HBase, per second")
-              .tags("namespace", key.get(0), "tenantquota", key.get(1), "type", key.get(2), "scope", key.get(3))
-              .register(registry);
-        }
-      });
+      now.forEach((key, l) -> held.computeIfAbsent(key, k -> {
+        AtomicReference<Double> value = new AtomicReference<>(0.0);
+        tenantGauge(namespace, name, k, value);
+        return value;
+      }).set(l.perSecond()));
+      if (held.isEmpty()) {
+        tenantLimits.remove(tenant);
+      }
     }
   }
 
@@ -156,11 +157,13 @@ public class OperatorMetrics {
     tenantLimits(namespace, name, Map.of());
   }
 
-  private void removeTenantGauge(List<String> key) {
-    for (Meter m : registry.find("hbaseqos.tenant.limit").tags("namespace", key.get(0), "tenantquota", key.get(1),
-        "type", key.get(2), "scope", key.get(3)).meters()) {
-      registry.remove(m);
-    }
+  /** Registers (or finds, Micrometer keeps one per id) the gauge of one throttle of one tenant; key is type/scope. */
+  private Gauge tenantGauge(String namespace, String name, String key, AtomicReference<Double> value) {
+    String[] typeScope = key.split("/");
+    return Gauge.builder("hbaseqos.tenant.limit", value, AtomicReference::get)
+        .description("The limit a TenantQuota holds in HBase, per second")
+        .tags("namespace", namespace, "tenantquota", name, "type", typeScope[0], "scope", typeScope[1])
+        .register(registry);
   }
 
   /** Number of HBase calls of one kind so far (for benchmarks and tests). */

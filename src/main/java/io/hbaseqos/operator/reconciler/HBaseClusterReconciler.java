@@ -309,6 +309,9 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
     }
     registry.remove(key);
     announcedReplicas.remove(hc.getMetadata().getNamespace() + "/" + hc.getMetadata().getName());
+    if (topology != null) {
+      topology.forget(hc);
+    }
     return DeleteControl.defaultDelete();
   }
 }

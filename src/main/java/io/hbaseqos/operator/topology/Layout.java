@@ -44,22 +44,24 @@ public final class Layout {
     }
     int pending = perNode.getOrDefault("", 0);
     List<String> off = new ArrayList<>();
+    boolean misplaced = false; // a node over replicasPerNode, or pods outside the pool
     for (String node : new java.util.TreeSet<>(schedulable)) {
       int n = perNode.getOrDefault(node, 0);
       if (n != replicasPerNode) {
         off.add(node + "=" + n);
+        misplaced |= n > replicasPerNode;
       }
     }
-    perNode.forEach((node, n) -> {
-      if (!node.isEmpty() && !schedulable.contains(node)) {
-        off.add(node + "=" + n + " (not in the pool)");
+    for (var e : perNode.entrySet()) {
+      if (!e.getKey().isEmpty() && !schedulable.contains(e.getKey())) {
+        off.add(e.getKey() + "=" + e.getValue() + " (not in the pool)");
+        misplaced = true;
       }
-    });
+    }
     if (!off.isEmpty()) {
       // fewer pods than planned (being created or waiting for the scheduler) and none misplaced: a scale-out in progress
       int missing = desired - pods.size();
-      String reason = (pending > 0 || missing > 0) && off.stream().allMatch(s -> !s.contains("(not") && Integer.parseInt(
-          s.substring(s.indexOf('=') + 1)) < replicasPerNode) ? "Pending" : "Unbalanced";
+      String reason = (pending > 0 || missing > 0) && !misplaced ? "Pending" : "Unbalanced";
       return new Result(perNode, ready, false, reason, "RegionServers per node should be " + replicasPerNode
           + ", are " + String.join(", ", off) + (pending > 0 ? "; " + pending + " pending" : "")
           + (missing > 0 ? "; " + missing + " not created yet" : ""));

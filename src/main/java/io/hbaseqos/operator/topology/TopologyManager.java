@@ -13,9 +13,11 @@ import io.hbaseqos.operator.api.RegionServersSpec;
 import io.hbaseqos.operator.api.TopologySpec;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Reads the node pool and the RegionServer pods from the informer caches, plans with
@@ -31,6 +33,12 @@ public final class TopologyManager {
   private final InformerEventSource<Node, HBaseCluster> nodes;
   private final InformerEventSource<Pod, HBaseCluster> pods;
   private final InformerEventSource<StatefulSet, HBaseCluster> statefulSets;
+  /** How long a hash seen or written for a ConfigMap, Service or PDB is trusted without a GET. */
+  static final Duration VERIFY_EVERY = Duration.ofSeconds(60);
+
+  private record Verified(String hash, long atNanos) {}
+
+  private final Map<String, Verified> verified = new ConcurrentHashMap<>();
 
   public TopologyManager(InformerEventSource<Node, HBaseCluster> nodes, InformerEventSource<Pod, HBaseCluster> pods,
       InformerEventSource<StatefulSet, HBaseCluster> statefulSets) {
@@ -102,8 +110,10 @@ public final class TopologyManager {
     int written = 0;
     if (plan.ok() && !Boolean.TRUE.equals(t.getPaused())) {
       for (HasMetadata o : ClusterObjects.desired(hc, plan)) {
-        if (!Objects.equals(hashOf(client, o), o.getMetadata().getAnnotations().get(ClusterObjects.HASH))) {
+        String want = o.getMetadata().getAnnotations().get(ClusterObjects.HASH);
+        if (!Objects.equals(hashOf(client, o, want), want)) {
           client.resource(o).fieldManager(ClusterObjects.MANAGED_BY).forceConflicts().serverSideApply();
+          verified.put(key(o), new Verified(want, System.nanoTime()));
           written++;
         }
       }
@@ -113,13 +123,39 @@ public final class TopologyManager {
     return new Outcome(plan, layout, pool, written);
   }
 
-  /** The content hash of the object as it is now: from the informer for StatefulSets, a GET for the rest. */
-  private String hashOf(KubernetesClient client, HasMetadata desired) {
-    HasMetadata actual = desired instanceof StatefulSet
-        ? statefulSets.get(new ResourceID(desired.getMetadata().getName(), desired.getMetadata().getNamespace()))
-            .orElse(null)
-        : client.resource(desired).get();
+  /**
+   * The content hash of the object as it is now: from the informer for StatefulSets; for the
+   * others (no informer: the operator does not list ConfigMaps or Services) a GET, skipped when
+   * this operator wrote or saw that hash less than {@link #VERIFY_EVERY} ago, so the pod events
+   * that trigger most reconciles cost no requests.
+   */
+  private String hashOf(KubernetesClient client, HasMetadata desired, String want) {
+    if (desired instanceof StatefulSet) {
+      return statefulSets.get(ResourceID.fromResource(desired)).map(TopologyManager::hash).orElse(null);
+    }
+    Verified v = verified.get(key(desired));
+    if (v != null && v.hash().equals(want) && System.nanoTime() - v.atNanos() < VERIFY_EVERY.toNanos()) {
+      return want;
+    }
+    String actual = hash(client.resource(desired).get());
+    if (actual != null) {
+      verified.put(key(desired), new Verified(actual, System.nanoTime()));
+    }
+    return actual;
+  }
+
+  private static String hash(HasMetadata actual) {
     return actual == null || actual.getMetadata().getAnnotations() == null ? null
         : actual.getMetadata().getAnnotations().get(ClusterObjects.HASH);
+  }
+
+  private static String key(HasMetadata o) {
+    return o.getKind() + "/" + o.getMetadata().getNamespace() + "/" + o.getMetadata().getName();
+  }
+
+  /** Forgets what was verified of a cluster's objects (the cluster is gone). */
+  public void forget(HBaseCluster hc) {
+    String prefix = "/" + hc.getMetadata().getNamespace() + "/" + hc.getMetadata().getName() + "-";
+    verified.keySet().removeIf(k -> k.contains(prefix));
   }
 }

@@ -8,12 +8,11 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.hbaseqos.operator.support.KubeApi;
-import java.nio.charset.StandardCharsets;
+import io.hbaseqos.operator.support.Kubectl;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -213,32 +212,22 @@ class CrdValidationIT {
   void kubectlShowsReadableErrorsAndTheExamplesApply() throws Exception {
     Path bad = Files.createTempFile("bad-tq", ".yaml");
     Files.writeString(bad, tenant("kubectl-bad", "{namespace: hbase}", "[{type: READ_SIZE, limit: 10req/sec}]", null));
-    ProcessResult r = kubectl("apply", "-f", bad.toString());
-    assertThat(r.exit).isNotZero();
-    assertThat(r.output).contains("system namespaces").contains("limit has the wrong unit for its type");
+    Kubectl.Result r = Kubectl.run("apply", "-f", bad.toString());
+    assertThat(r.exit()).isNotZero();
+    assertThat(r.output()).contains("system namespaces").contains("limit has the wrong unit for its type");
 
     String exNs = KubeApi.newNamespace("examples");
     NAMESPACES.add(exNs);
-    r = kubectl("apply", "-n", exNs, "-f", io.hbaseqos.operator.support.Paths.projectDir().resolve("examples").toString());
-    assertThat(r.exit).as(r.output).isZero();
-    r = kubectl("get", "-n", exNs, "tq");
-    assertThat(r.output).contains("CLUSTER").contains("SUBJECT").contains("LIMITS").contains("READY");
-    r = kubectl("get", "-n", exNs, "hbc");
-    assertThat(r.exit).as(r.output).isZero();
-    assertThat(r.output).contains("REGIONSERVERS");
-    r = kubectl("apply", "--dry-run=server", "-n", exNs, "-f",
+    r = Kubectl.run("apply", "-n", exNs, "-f", io.hbaseqos.operator.support.Paths.projectDir().resolve("examples").toString());
+    assertThat(r.exit()).as(r.output()).isZero();
+    r = Kubectl.run("get", "-n", exNs, "tq");
+    assertThat(r.output()).contains("CLUSTER").contains("SUBJECT").contains("LIMITS").contains("READY");
+    r = Kubectl.run("get", "-n", exNs, "hbc");
+    assertThat(r.exit()).as(r.output()).isZero();
+    assertThat(r.output()).contains("REGIONSERVERS");
+    r = Kubectl.run("apply", "--dry-run=server", "-n", exNs, "-f",
         io.hbaseqos.operator.support.Paths.projectDir().resolve("examples/topology").toString());
-    assertThat(r.exit).as(r.output).isZero();
+    assertThat(r.exit()).as(r.output()).isZero();
   }
 
-  record ProcessResult(int exit, String output) {}
-
-  static ProcessResult kubectl(String... args) throws Exception {
-    List<String> cmd = new java.util.ArrayList<>(List.of(KubeApi.kubectl(), "--kubeconfig", KubeApi.kubeconfig().toString()));
-    cmd.addAll(List.of(args));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    p.waitFor(60, TimeUnit.SECONDS);
-    return new ProcessResult(p.exitValue(), out);
-  }
 }

@@ -1,12 +1,9 @@
 package io.hbaseqos.operator.support;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 
 /** The real helm (built by hack/k8s-binaries.sh helm), pointed at the test API server. */
 public final class Helm {
@@ -36,23 +33,8 @@ public final class Helm {
   }
 
   static Kubectl.Result exec(List<String> cmd) {
-    try {
-      ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-      pb.environment().put("HELM_CACHE_HOME", Paths.cacheDir().resolve("helm/cache").toString());
-      pb.environment().put("HELM_CONFIG_HOME", Paths.cacheDir().resolve("helm/config").toString());
-      pb.environment().put("HELM_DATA_HOME", Paths.cacheDir().resolve("helm/data").toString());
-      Process p = pb.start();
-      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      if (!p.waitFor(120, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-        throw new IllegalStateException("timed out: " + cmd);
-      }
-      return new Kubectl.Result(p.exitValue(), out);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
+    return Processes.run(cmd, Map.of("HELM_CACHE_HOME", Paths.cacheDir().resolve("helm/cache").toString(),
+        "HELM_CONFIG_HOME", Paths.cacheDir().resolve("helm/config").toString(),
+        "HELM_DATA_HOME", Paths.cacheDir().resolve("helm/data").toString()));
   }
 }

@@ -1,16 +1,38 @@
 package io.hbaseqos.operator.support;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** Helpers for the processes the tests start (HBase, the packaged operator). */
+/** Helpers for the processes the tests start (HBase, the packaged operator, kubectl, helm). */
 final class Processes {
   private Processes() {}
+
+  /** Runs a command to its end (at most two minutes) and returns its exit code and combined output. */
+  static Kubectl.Result run(List<String> cmd, Map<String, String> env) {
+    try {
+      ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+      pb.environment().putAll(env);
+      Process p = pb.start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      if (!p.waitFor(120, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        throw new IllegalStateException("timed out: " + cmd);
+      }
+      return new Kubectl.Result(p.exitValue(), out);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
 
   /** Asks the process to stop, and kills it if it has not within the grace period. */
   static void stop(Process process, Duration grace) {
