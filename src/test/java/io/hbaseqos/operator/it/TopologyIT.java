@@ -164,7 +164,7 @@ class TopologyIT {
   static void edit(String ns, Consumer<HBaseCluster> change) {
     await().atMost(10, TimeUnit.SECONDS).ignoreExceptionsInstanceOf(KubernetesClientException.class)
         .until(() -> {
-          k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").edit(h -> {
+          KubeApi.client().resources(HBaseCluster.class).inNamespace(ns).withName("hb").edit(h -> {
             change.accept(h);
             return h;
           });

@@ -60,6 +60,21 @@ class TopologySchedulingIT {
     return m;
   }
 
+  static List<Pod> regionServerPods() {
+    return k8s.pods().inNamespace(ns).withLabel("app.kubernetes.io/component", "regionserver").list().getItems()
+        .stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null).toList();
+  }
+
+  static boolean ready(Pod p) {
+    return p.getStatus() != null && p.getStatus().getConditions() != null && p.getStatus().getConditions().stream()
+        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+  }
+
+  static Set<String> configHashOfPods() {
+    return regionServerPods().stream().map(p -> p.getMetadata().getAnnotations().get("hbaseqos.io/config-hash"))
+        .collect(java.util.stream.Collectors.toSet());
+  }
+
   static HBaseCluster get() {
     return k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").get();
   }
@@ -102,6 +117,22 @@ class TopologySchedulingIT {
     TopologyStatus ts = get().getStatus().getTopology();
     assertThat(ts.getWarnings()).singleElement().asString().contains("node sizes differ");
 
+    // a configuration change rolls the RegionServers, never more than one of them down at a time
+    String before = configHashOfPods().iterator().next();
+    TopologyIT.edit(ns, h -> h.getSpec().getTopology().getRegionServers().setHandlerCount(45));
+    int worst = 0;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    Set<String> hashes;
+    do {
+      List<Pod> rs = regionServerPods();
+      int ready = (int) rs.stream().filter(TopologySchedulingIT::ready).count();
+      worst = Math.max(worst, 6 - ready);
+      hashes = configHashOfPods();
+      assertThat(System.nanoTime()).as("rollout not finished in 120 s").isLessThan(deadline);
+    } while (hashes.size() != 1 || hashes.contains(before) || regionServerPods().stream().filter(TopologySchedulingIT::ready)
+        .count() != 6);
+    assertThat(worst).as("RegionServers down at once during the rollout").isLessThanOrEqualTo(1);
+
     // a node joins the pool: two more RegionServers, both on it
     Nodes.createKwok(k8s, ns + "-d", pool, "64Gi");
     await().atMost(120, TimeUnit.SECONDS).untilAsserted(() -> {
@@ -126,6 +157,24 @@ class TopologySchedulingIT {
     assertThat(k8s.v1().events().inNamespace(ns).list().getItems()).filteredOn(e -> "Scaled".equals(e.getReason()))
         .extracting(e -> e.getMessage().replaceAll(" \\(.*", ""))
         .as("each change of the plan announced once").containsExactlyInAnyOrder("RegionServers 6 -> 8", "RegionServers 8 -> 6");
+
+    // a node leaving the pool while its RegionServers stay: the layout is unbalanced, and said so
+    r = Kubectl.run("uncordon", ns + "-b");
+    assertThat(r.exit()).as(r.output()).isZero();
+    await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> {
+      assertThat(scheduled()).isEqualTo(Map.of(ns + "-a", 2, ns + "-b", 2, ns + "-c", 2, ns + "-d", 2));
+      assertThat(condition("Balanced", false)).isEqualTo("True");
+    });
+    r = Kubectl.run("label", "node", ns + "-a", "hbaseqos.io/test-pool-");
+    assertThat(r.exit()).as(r.output()).isZero();
+    await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> {
+      assertThat(condition("Balanced", true)).isEqualTo("Unbalanced");
+      assertThat(k8s.v1().events().inNamespace(ns).list().getItems()).anySatisfy(e -> {
+        assertThat(e.getReason()).isEqualTo("Unbalanced");
+        assertThat(e.getType()).isEqualTo("Warning");
+        assertThat(e.getMessage()).contains(ns + "-a=2 (not in the pool)");
+      });
+    });
 
     // deleting the cluster removes its objects through their owner references (garbage collector)
     k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").delete();
