@@ -1,0 +1,20 @@
+package io.hbaseqos.operator.calibration;
+
+/**
+ * A calibration law: from the measurement of the period just ended (under the limit it set for
+ * that period), the limit for the next one. Deterministic, no I/O; state lives in the instance.
+ */
+public interface ControlLaw {
+
+  /** The loop's state after a step, as reported to users. */
+  enum State { Converging, Converged, DemandLimited, MetricsUnavailable, AtBound }
+
+  record Step(double limit, State state, String reason) {}
+
+  String name();
+
+  /** The first limit (before anything was measured). */
+  double initial(double currentLimit);
+
+  Step next(double limitInForce, Observation obs);
+}
