@@ -3,14 +3,21 @@ package io.hbaseqos.operator.calibration;
 /**
  * The operator's law: a damped Newton step in log space, {@code ln L += g * ln(T/y) / e}, where
  * {@code e} is the plant's local elasticity {@code d ln y / d ln L}, learnt from the last move
- * (secant) and blended with what was known before in proportion to how large the move was. The
- * measurement right after a move still partly reflects the old limit, so from far below it takes
- * 85% of the step, from far above 70%, and within 15% of the target 60%. A move that lands in the
- * band is confirmed by one more period before the loop reports Converged.
+ * (a secant between the mean measurements at two limits) and blended with what was known before
+ * in proportion to how large the move was.
  *
- * <p>Guard rails: a dead band (the tolerance) inside which nothing changes, and once converged a
- * smoothed measurement (an exponential average in log space, weight 1/3) must leave the band three
- * periods in a row before the loop moves again, so measurement noise does not make a converged loop write; at most {@code maxStep} per period; min/max clamps; missing or absurd metrics
+ * <p>Measurements at one limit are averaged. The first period after a large move still partly
+ * reflects the old limit (the metrics window straddles the change), so it may trigger another
+ * move but does not count toward the average. Inside the tolerance band the loop moves only when
+ * the average differs from the target by more than half the band and by more than twice its own
+ * standard error (noise estimated from the spread of measurements at a fixed limit), and reports
+ * Converged once the average is confidently inside the band.
+ *
+ * <p>Once converged it writes nothing until a cumulative-sum detector (drift allowance one band,
+ * alarm at three bands) sees the tenant's rate leave the band for real, so measurement noise
+ * never makes a converged loop write.
+ *
+ * <p>Guard rails: at most {@code maxStep} per period; min/max clamps; missing or absurd metrics
  * hold the last limit (never zero, never unlimited); and a demand guard: below target while HBase
  * throttles almost nothing (under 1% of the tenant's requests refused), raising the limit would
  * not help, so it is not raised (no windup), and elasticity is not learnt from such periods.
@@ -19,26 +26,66 @@ public final class LogNewtonLaw implements ControlLaw {
   public static final String NAME = "ours";
   static final double PRIOR_ELASTICITY = 0.3;
   static final double MIN_ELASTICITY = 0.05;
-  static final double MIN_SECANT_MOVE = 0.05;
+  static final double MAX_ELASTICITY = 1.0;
   static final double NOT_BINDING = 0.01;
-  static final double GAIN_UP = 0.85;
-  static final double GAIN_DOWN = 0.7;
-  static final double NEAR = 0.15;
-  static final double GAIN_NEAR = 0.6;
+  /** Gain of a move from outside the band; the first move up, with only the prior, is more careful. */
+  static final double GAIN = 0.85;
+  static final double GAIN_FIRST_UP = 0.6;
+  /** Prior noise (standard deviation of ln y between periods) and how many periods it is worth. */
+  static final double PRIOR_NOISE = 0.02;
+  static final double PRIOR_NOISE_WEIGHT = 2;
   /** Observations this far from the target (either way) are treated as broken metrics. */
   static final double ABSURD = 1000;
+  /** Converged when the average is inside the band by this many of its standard errors. */
+  static final double CONFIDENCE = 1.5;
+  /**
+   * A converged loop looks again when a cumulative sum of the deviations from its converged rate,
+   * less this many noise deviations per period, reaches {@link #ALARM_SIGMAS} of them.
+   */
+  static final double ALARM_DRIFT = 0.75;
+  static final double ALARM_SIGMAS = 5;
+  /** Within this many tolerance bands of the target, moves wait for an average of two periods. */
+  static final double NEAR_BANDS = 2;
+  /** Spread of the elasticity between moves (a random walk), for weighing a new secant. */
+  static final double ELASTICITY_SPREAD = 0.15;
 
   private final Settings s;
+  private final double lnT;
+  private final double band;
   private double elasticity = PRIOR_ELASTICITY;
-  private double lastLnL = Double.NaN;
-  private double lastLnY = Double.NaN;
+  private boolean learnt;
+
+  /** The limit the samples below were taken at (ln), and whether the move to it was large. */
+  private double atLnL = Double.NaN;
+  private boolean firstPending;
+  private boolean dropFirst;
+  private int n;
+  /** Periods measured at this limit, the dropped first one included. */
+  private int seen;
+  private double sum;
+  private double lastX = Double.NaN;
+  /** Noise: sum of squared differences between consecutive clean samples at one limit, and their count. */
+  private double sqDiff;
+  private int diffs;
+  /** The previous limit's mean measurement, for the secant. */
+  private double prevLnL = Double.NaN;
+  private double prevMean = Double.NaN;
+  private boolean prevBinding;
+
   private boolean converged;
-  private double smoothed = Double.NaN;
-  private int outside;
-  private boolean movedLast;
+  private double reference;
+  /** Measuring again at the converged limit after the detector fired. */
+  private boolean rechecking;
+  /** The converged average (and its sample count) before the recheck: a write needs the rate to differ from it. */
+  private double recheckFrom;
+  private int recheckWeight = 1;
+  private double cusumUp;
+  private double cusumDown;
 
   public LogNewtonLaw(Settings settings) {
     this.s = settings;
+    this.lnT = Math.log(settings.target());
+    this.band = Math.log(1 + settings.tolerance());
   }
 
   @Override
@@ -55,9 +102,17 @@ public final class LogNewtonLaw implements ControlLaw {
     return elasticity;
   }
 
+  /** Standard deviation of one period's ln(ops), from the data seen so far blended with the prior. */
+  double noise() {
+    return Math.sqrt((PRIOR_NOISE * PRIOR_NOISE * PRIOR_NOISE_WEIGHT + sqDiff / 2) / (PRIOR_NOISE_WEIGHT + diffs));
+  }
+
   @Override
   public Step next(double limit, Observation obs) {
     double y = obs.ops();
+    // only the period right after a large move is partly the old limit's
+    boolean provisional = firstPending && Math.abs(Math.log(limit) - atLnL) <= 1e-9;
+    firstPending = false;
     if (Double.isNaN(y) || y < 0 || Double.isInfinite(y) || y > s.target() * ABSURD) {
       return new Step(limit, State.MetricsUnavailable, "no usable measurement: holding the limit");
     }
@@ -68,55 +123,128 @@ public final class LogNewtonLaw implements ControlLaw {
     double u = Math.log(limit);
     double x = Math.log(y);
     boolean binding = Double.isNaN(obs.throttledShare()) || obs.throttledShare() >= NOT_BINDING;
-    if (binding && !Double.isNaN(lastLnL) && Math.abs(u - lastLnL) >= MIN_SECANT_MOVE) {
-      double du = u - lastLnL;
-      double measured = Math.max(MIN_ELASTICITY, Math.min(1.0, (x - lastLnY) / du));
-      double w = du * du / (du * du + 0.01);
-      elasticity = (1 - w) * elasticity + w * measured;
+    if (Double.isNaN(atLnL) || Math.abs(u - atLnL) > 1e-9) {
+      // the limit in force is not the one we were averaging at (first call, or set from outside)
+      moveTo(u, false);
     }
-    if (binding) {
-      lastLnL = u;
-      lastLnY = x;
+    if (!binding && x < lnT) {
+      // the tenant asks for less than its target: nothing to learn, nothing to raise
+      return new Step(limit, State.DemandLimited, String.format("%.0f ops/s is below the target %.0f, but HBase "
+          + "throttles %.1f%% of the tenant's requests: it asks for less, so a higher limit would change nothing", y,
+          s.target(), obs.throttledShare() * 100));
     }
-    double err = Math.log(s.target() / y);
-    double band = Math.log(1 + s.tolerance());
+    // a provisional measurement counts until a second one replaces it
+    if (n == 1 && dropFirst) {
+      n = 0;
+      sum = 0;
+      dropFirst = false;
+    } else if (n > 0) {
+      sqDiff += (x - lastX) * (x - lastX);
+      diffs++;
+    }
+    dropFirst = dropFirst || provisional;
+    lastX = x;
+    seen++;
+    n++;
+    sum += x;
+    if (n == 1) {
+      learn(binding, x);
+    }
+    double mean = n > 0 ? sum / n : x;
+    double err = lnT - mean;
+
     if (converged) {
-      smoothed = Double.isNaN(smoothed) ? x : smoothed + (x - smoothed) / 3;
-      double smoothedErr = Math.log(s.target()) - smoothed;
-      outside = Math.abs(smoothedErr) > band ? outside + 1 : 0;
-      if (outside < 3) {
-        return new Step(limit, State.Converged, String.format("%.0f ops/s, target %.0f within %.0f%%", y, s.target(),
-            s.tolerance() * 100));
+      // watch for a change of the operating point itself, not for noise around it
+      double sigma = noise();
+      double reference = n > 1 ? (sum - x) / (n - 1) : this.reference;
+      cusumUp = Math.max(0, cusumUp + (x - reference) - ALARM_DRIFT * sigma);
+      cusumDown = Math.max(0, cusumDown + (reference - x) - ALARM_DRIFT * sigma);
+      // and for the average at this limit turning out to be outside the band after all
+      boolean offTarget = n >= 4 && Math.abs(lnT - mean) > band + 2 * sigma / Math.sqrt(n);
+      if (!offTarget && cusumUp <= ALARM_SIGMAS * sigma && cusumDown <= ALARM_SIGMAS * sigma) {
+        return new Step(limit, State.Converged, String.format("%.0f ops/s, target %.0f within %.0f%%",
+            Math.exp(reference), s.target(), s.tolerance() * 100));
       }
-      converged = false;
-      err = smoothedErr;
-    } else if (Math.abs(err) <= band) {
-      if (movedLast) {
-        movedLast = false; // the period after a move is partly the old limit's: look once more
-        return new Step(limit, State.Converging, String.format("%.0f ops/s is within %.0f%% of the target; "
-            + "confirming", y, s.tolerance() * 100));
+      // the rate moved: measure afresh at this limit, at once if it moved far
+      recheckFrom = reference;
+      recheckWeight = n - 1;
+      moveTo(u, false);
+      rechecking = true;
+      if (Math.abs(lnT - x) <= NEAR_BANDS * band) {
+        return new Step(limit, State.Converging, String.format("%.0f ops/s, target %.0f: the rate changed, "
+            + "measuring again", y, s.target()));
       }
-      converged = true;
-      smoothed = x;
-      outside = 0;
-      return new Step(limit, State.Converged, String.format("%.0f ops/s is within %.0f%% of the target",
-          y, s.tolerance() * 100));
+      err = lnT - x;
+      mean = x;
+    } else if (Math.abs(err) <= NEAR_BANDS * band) {
+      // near the target one period's noise is a large part of the error: act on averages
+      double se = noise() / Math.sqrt(n);
+      // before converging, corrections aim for the middle of the band; after, only leaving it counts
+      boolean significant = Math.abs(err) > (rechecking ? band : band / 2) && Math.abs(err) > 2 * se
+          && (!rechecking || Math.abs(mean - recheckFrom) > 2 * noise() * Math.sqrt(1.0 / n + 1.0 / recheckWeight));
+      if (seen == 1 || (provisional && Math.abs(err) <= band)) {
+        return new Step(limit, State.Converging, String.format("%.0f ops/s, target %.0f: measuring once more", y,
+            s.target()));
+      }
+      if (!provisional && !significant && Math.abs(err) + CONFIDENCE * se <= band) {
+        converged = true;
+        rechecking = false;
+        reference = mean;
+        cusumUp = 0;
+        cusumDown = 0;
+        return new Step(limit, State.Converged, String.format("%.0f ops/s is within %.0f%% of the target",
+            Math.exp(mean), s.tolerance() * 100));
+      }
+      if (!significant) {
+        return new Step(limit, State.Converging, String.format("%.0f ops/s, target %.0f: measuring once more",
+            Math.exp(mean), s.target()));
+      }
     }
     if (err > 0 && !binding) {
-      return new Step(limit, State.DemandLimited, String.format("%.0f ops/s is below the target, but HBase throttles "
-          + "%.1f%% of the tenant's requests: it asks for less, so a higher limit would change nothing", y,
-          obs.throttledShare() * 100));
+      return new Step(limit, State.DemandLimited, "below the target without being throttled: holding the limit");
     }
-    // near the target a measurement's noise is a large part of the error: take part of the step
-    double gain = Math.abs(err) < NEAR ? GAIN_NEAR : err > 0 ? GAIN_UP : GAIN_DOWN;
+    double gain = err > 0 && !learnt ? GAIN_FIRST_UP : GAIN;
     double step = Math.max(-Math.log(s.maxStep()), Math.min(Math.log(s.maxStep()), gain * err / elasticity));
     double next = s.clamp(limit * Math.exp(step));
-    movedLast = next != limit;
     if (next == limit) {
       return new Step(limit, State.AtBound, "the limit is at its " + (err > 0 ? "maximum" : "minimum"));
     }
+    rechecking = false;
+    prevLnL = u;
+    prevMean = mean;
+    prevBinding = binding;
+    // the next period's first measurement is still partly this limit's when the move changes ops noticeably
+    moveTo(Math.log(next), Math.abs(Math.log(next) - u) * elasticity > band / 2);
     return new Step(next, next == s.minLimit() || next == s.maxLimit() ? State.AtBound : State.Converging,
         String.format("%.0f ops/s, target %.0f: limit %.0f -> %.0f (elasticity %.2f)", y, s.target(), limit, next,
             elasticity));
+  }
+
+  private void moveTo(double lnL, boolean large) {
+    atLnL = lnL;
+    firstPending = large;
+    dropFirst = false;
+    n = 0;
+    seen = 0;
+    sum = 0;
+    lastX = Double.NaN;
+    converged = false;
+  }
+
+  /** Secant between the previous limit's mean and this one's first clean measurement. */
+  private void learn(boolean binding, double x) {
+    if (!binding || !prevBinding || Double.isNaN(prevLnL)) {
+      return;
+    }
+    double du = atLnL - prevLnL;
+    if (Math.abs(du) < 0.02) {
+      return;
+    }
+    double measured = Math.max(MIN_ELASTICITY, Math.min(MAX_ELASTICITY, (x - prevMean) / du));
+    // a scalar Kalman update: a secant over a small move is mostly noise
+    double secantVariance = 2 * noise() * noise() / (du * du);
+    double w = ELASTICITY_SPREAD * ELASTICITY_SPREAD / (ELASTICITY_SPREAD * ELASTICITY_SPREAD + secantVariance);
+    elasticity = (1 - w) * elasticity + w * measured;
+    learnt = true;
   }
 }

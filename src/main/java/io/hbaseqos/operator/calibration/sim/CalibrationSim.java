@@ -7,6 +7,7 @@ import io.hbaseqos.operator.calibration.Settings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -17,7 +18,7 @@ import java.util.Map;
  * line per law. Interface kept stable for users replaying their own measured curves:
  * {@code --plant FILE --target OPS [--periods N] [--noise F] [--seed N] [--law ours|static|ratio|aimd|all]
  * [--scenario steady|demandDrop|rsChange] [--initial-limit L] [--max-step F] [--tolerance F]
- * [--min-limit L] [--max-limit L] [--trace]}.
+ * [--min-limit L] [--max-limit L] [--seeds N] [--trace]}.
  */
 public final class CalibrationSim {
   private CalibrationSim() {}
@@ -47,20 +48,66 @@ public final class CalibrationSim {
         Double.parseDouble(o.getOrDefault("tolerance", "0.03")));
     String lawName = o.getOrDefault("law", "ours");
     List<String> laws = lawName.equals("all") ? List.of("static", "ratio", "aimd", "ours") : List.of(lawName);
+    int seeds = Integer.parseInt(o.getOrDefault("seeds", "1"));
+    long seed0 = Long.parseLong(o.getOrDefault("seed", "1"));
+    String scenario = o.getOrDefault("scenario", "steady");
     for (String name : laws) {
-      ControlLaw law = BaselineLaws.byName(name, s);
-      Simulation.Result r = Simulation.run(law, curve, target, Double.parseDouble(o.getOrDefault("initial-limit",
-          o.get("target"))), Integer.parseInt(o.getOrDefault("periods", "30")),
-          Double.parseDouble(o.getOrDefault("noise", "0.02")), Long.parseLong(o.getOrDefault("seed", "1")),
-          Simulation.Scenario.valueOf(o.getOrDefault("scenario", "steady")));
-      if (o.containsKey("trace")) {
-        for (Simulation.Period p : r.periods()) {
-          System.err.printf(Locale.ROOT, "%s period %2d limit %12.1f true %9.1f measured %9.1f throttled %5.1f%% %s%n",
-              name, p.n(), p.limit(), p.trueOps(), p.measuredOps(), p.throttledShare() * 100, p.state());
+      List<Simulation.Result> runs = new ArrayList<>();
+      for (long seed = seed0; seed < seed0 + seeds; seed++) {
+        Simulation.Result r = Simulation.run(BaselineLaws.byName(name, s), curve, target,
+            Double.parseDouble(o.getOrDefault("initial-limit", o.get("target"))),
+            Integer.parseInt(o.getOrDefault("periods", "30")), Double.parseDouble(o.getOrDefault("noise", "0.02")),
+            seed, Simulation.Scenario.valueOf(scenario));
+        if (o.containsKey("trace")) {
+          for (Simulation.Period p : r.periods()) {
+            System.err.printf(Locale.ROOT, "%s seed %d period %2d limit %12.1f true %9.1f measured %9.1f throttled "
+                + "%5.1f%% %s%n", name, seed, p.n(), p.limit(), p.trueOps(), p.measuredOps(), p.throttledShare() * 100,
+                p.state());
+          }
         }
+        runs.add(r);
       }
-      System.out.println(json(r, o.get("plant"), o.getOrDefault("scenario", "steady")));
+      System.out.println(seeds == 1 ? json(runs.get(0), o.get("plant"), scenario)
+          : summary(runs, o.get("plant"), scenario));
     }
+  }
+
+  /**
+   * Many seeds: the median of each figure as the usual fields, plus its 95th percentile and worst
+   * ({@code *_p95}, {@code *_max}) and the share of seeds that met every goal.
+   */
+  static String summary(List<Simulation.Result> runs, String plant, String scenario) {
+    Simulation.Result first = runs.get(0);
+    StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
+        "{\"law\":\"%s\",\"plant\":\"%s\",\"scenario\":\"%s\",\"target\":%s,\"periods\":%d,\"seeds\":%d",
+        first.law(), plant.replace("\"", ""), scenario, num(first.target()), first.periods().size(), runs.size()));
+    figure(sb, "settle_periods", runs, r -> r.settlePeriods() < 0 ? Double.POSITIVE_INFINITY : r.settlePeriods());
+    figure(sb, "overshoot_pct", runs, Simulation.Result::overshootPct);
+    figure(sb, "steady_error_pct", runs, Simulation.Result::steadyErrorPct);
+    figure(sb, "writes", runs, r -> r.writes());
+    figure(sb, "writes_after_converged", runs, r -> r.writesAfterConverged());
+    if (!"steady".equals(scenario)) {
+      figure(sb, "recovery_periods", runs,
+          r -> r.recoveryPeriods() < 0 ? Double.POSITIVE_INFINITY : r.recoveryPeriods());
+    }
+    if ("demandDrop".equals(scenario)) {
+      figure(sb, "windup_ratio", runs, Simulation.Result::windupRatio);
+    }
+    long met = runs.stream().filter(r -> Goals.met(r, scenario)).count();
+    return sb.append(String.format(Locale.ROOT, ",\"goals_met_pct\":%.1f}", 100.0 * met / runs.size())).toString();
+  }
+
+  private static void figure(StringBuilder sb, String key, List<Simulation.Result> runs,
+      java.util.function.ToDoubleFunction<Simulation.Result> f) {
+    double[] v = runs.stream().mapToDouble(f).sorted().toArray();
+    sb.append(",\"").append(key).append("\":").append(fmt(v[(v.length - 1) / 2]))
+        .append(",\"").append(key).append("_p95\":").append(fmt(v[(int) Math.ceil(0.95 * v.length) - 1]))
+        .append(",\"").append(key).append("_max\":").append(fmt(v[v.length - 1]));
+  }
+
+  private static String fmt(double d) {
+    return Double.isInfinite(d) ? "null" : d == Math.rint(d) ? String.valueOf((long) d)
+        : String.format(Locale.ROOT, "%.2f", d);
   }
 
   static String json(Simulation.Result r, String plant, String scenario) {
@@ -89,9 +136,10 @@ public final class CalibrationSim {
     }
     System.err.println("usage: bin/calibration-sim --plant FILE --target OPS [--periods N] [--noise FRACTION] [--seed N]\n"
         + "       [--law ours|static|ratio|aimd|all] [--scenario steady|demandDrop|rsChange] [--initial-limit L]\n"
-        + "       [--max-step FACTOR] [--tolerance FRACTION] [--min-limit L] [--max-limit L] [--trace]\n"
+        + "       [--max-step FACTOR] [--tolerance FRACTION] [--min-limit L] [--max-limit L] [--seeds N] [--trace]\n"
         + "FILE: CSV with a 'limit,ops' header; points are interpolated in log-log space; the last point's ops is\n"
-        + "the tenant's demand ceiling. Prints one JSON line per law.");
+        + "the tenant's demand ceiling. Prints one JSON line per law; with --seeds N (seeds --seed..), the median,\n"
+        + "95th percentile and worst of each figure and the share of seeds that met every goal.");
     System.exit(problem == null ? 0 : 2);
   }
 }

@@ -1,0 +1,28 @@
+package io.hbaseqos.operator.calibration.sim;
+
+/**
+ * The calibration goals for one simulated run: settles within 5 periods, overshoot at most 10%,
+ * steady-state error at most 3%, no writes once converged; after a demand drop, no windup (the
+ * limit grows at most 5%) and recovery within 3 periods; after a RegionServer change, recovery
+ * within 5 periods.
+ */
+public final class Goals {
+  public static final int SETTLE = 5;
+  public static final double OVERSHOOT_PCT = 10;
+  public static final double STEADY_ERROR_PCT = 3;
+  public static final double WINDUP = 1.05;
+  public static final int RECOVERY_DEMAND = 3;
+  public static final int RECOVERY_SERVERS = 5;
+
+  private Goals() {}
+
+  public static boolean met(Simulation.Result r, String scenario) {
+    return switch (scenario) {
+      case "demandDrop" -> r.windupRatio() <= WINDUP && r.recoveryPeriods() >= 0
+          && r.recoveryPeriods() <= RECOVERY_DEMAND;
+      case "rsChange" -> r.recoveryPeriods() >= 0 && r.recoveryPeriods() <= RECOVERY_SERVERS;
+      default -> r.settlePeriods() >= 0 && r.settlePeriods() <= SETTLE && r.overshootPct() <= OVERSHOOT_PCT
+          && r.steadyErrorPct() <= STEADY_ERROR_PCT && r.writesAfterConverged() == 0;
+    };
+  }
+}
