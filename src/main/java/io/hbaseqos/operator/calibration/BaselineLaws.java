@@ -21,11 +21,16 @@ public final class BaselineLaws {
     };
   }
 
-  /** L <- L * T / y, within the step and bound clamps, with the same dead band. */
-  public static ControlLaw ratio(Settings s) {
+  /** How a banded baseline moves the limit once the rate is measured and outside the band. */
+  private interface Move {
+    double next(double limit, double y);
+  }
+
+  /** A baseline with the shared parts: start where the limit is, hold without a measurement, the tolerance band. */
+  private static ControlLaw banded(String name, Settings s, Move move) {
     return new ControlLaw() {
       public String name() {
-        return "ratio";
+        return name;
       }
 
       public double initial(double currentLimit) {
@@ -37,38 +42,22 @@ public final class BaselineLaws {
         if (!(y > 0)) {
           return new Step(limit, State.MetricsUnavailable, "no measurement");
         }
-        if (Math.abs(Math.log(s.target() / y)) <= Math.log(1 + s.tolerance())) {
+        if (Math.abs(Math.log(s.target() / y)) <= s.band()) {
           return new Step(limit, State.Converged, "in band");
         }
-        double f = Math.max(1 / s.maxStep(), Math.min(s.maxStep(), s.target() / y));
-        return new Step(s.clamp(limit * f), State.Converging, "ratio");
+        return new Step(s.clamp(move.next(limit, y)), State.Converging, name);
       }
     };
   }
 
+  /** L <- L * T / y, within the step and bound clamps, with the same dead band. */
+  public static ControlLaw ratio(Settings s) {
+    return banded("ratio", s, (limit, y) -> limit * Math.max(1 / s.maxStep(), Math.min(s.maxStep(), s.target() / y)));
+  }
+
   /** Additive increase (5% of the target per period), multiplicative decrease (x0.7), same dead band. */
   public static ControlLaw aimd(Settings s) {
-    return new ControlLaw() {
-      public String name() {
-        return "aimd";
-      }
-
-      public double initial(double currentLimit) {
-        return s.clamp(currentLimit);
-      }
-
-      public Step next(double limit, Observation obs) {
-        double y = obs.ops();
-        if (!(y > 0)) {
-          return new Step(limit, State.MetricsUnavailable, "no measurement");
-        }
-        double err = Math.log(s.target() / y);
-        if (Math.abs(err) <= Math.log(1 + s.tolerance())) {
-          return new Step(limit, State.Converged, "in band");
-        }
-        return new Step(s.clamp(err > 0 ? limit + 0.05 * s.target() : limit * 0.7), State.Converging, "aimd");
-      }
-    };
+    return banded("aimd", s, (limit, y) -> y < s.target() ? limit + 0.05 * s.target() : limit * 0.7);
   }
 
   public static ControlLaw byName(String name, Settings s) {

@@ -85,7 +85,7 @@ public final class LogNewtonLaw implements ControlLaw {
   public LogNewtonLaw(Settings settings) {
     this.s = settings;
     this.lnT = Math.log(settings.target());
-    this.band = Math.log(1 + settings.tolerance());
+    this.band = settings.band();
   }
 
   @Override
@@ -150,7 +150,7 @@ public final class LogNewtonLaw implements ControlLaw {
     if (n == 1) {
       learn(binding, x);
     }
-    double mean = n > 0 ? sum / n : x;
+    double mean = sum / n;
     double err = lnT - mean;
 
     if (converged) {

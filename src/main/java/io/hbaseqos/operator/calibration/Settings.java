@@ -19,6 +19,11 @@ public record Settings(double target, double minLimit, double maxLimit, double m
     }
   }
 
+  /** The tolerance as a distance in log space: |ln(target / ops)| within this is on target. */
+  public double band() {
+    return Math.log(1 + tolerance);
+  }
+
   public double clamp(double limit) {
     return Math.max(minLimit, Math.min(maxLimit, limit));
   }

@@ -67,7 +67,6 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
   }
 
   private TopologyManager topology;
-  private final java.util.Map<String, Integer> announcedReplicas = new java.util.concurrent.ConcurrentHashMap<>();
 
   @Override
   public List<EventSource<?, HBaseCluster>> prepareEventSources(EventSourceContext<HBaseCluster> context) {
@@ -104,7 +103,8 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
 
   @Override
   public UpdateControl<HBaseCluster> reconcile(HBaseCluster hc, Context<HBaseCluster> context) {
-    HBaseClusterStatus old = hc.getStatus() == null ? new HBaseClusterStatus() : hc.getStatus();
+    HBaseClusterStatus written = Statuses.current(hc);
+    HBaseClusterStatus old = written == null ? new HBaseClusterStatus() : written;
     HBaseClusterStatus st = Serialization.unmarshal(Serialization.asJson(old), HBaseClusterStatus.class);
     Long gen = hc.getMetadata().getGeneration();
     Instant now = clock.instant();
@@ -222,12 +222,7 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
     ts.setMemory(plan.ok() && plan.containerMemory() > 0 ? Memory.quantity(plan.containerMemory()) : null);
     ts.setWarnings(plan.warnings().isEmpty() ? null : plan.warnings());
     TopologyStatus was = old.getTopology();
-    // the status in the cache can lag the last write by a reconcile: remember what was announced
-    String key = hc.getMetadata().getNamespace() + "/" + hc.getMetadata().getName();
-    Integer before = announcedReplicas.getOrDefault(key, was == null ? null : was.getDesiredRegionServers());
-    if (plan.ok()) {
-      announcedReplicas.put(key, plan.replicas());
-    }
+    Integer before = was == null ? null : was.getDesiredRegionServers();
     if (plan.ok() && before != null && !before.equals(plan.replicas())) {
       events.normal(hc, "Scaled", "RegionServers " + before + " -> " + plan.replicas() + " ("
           + plan.nodes() + " schedulable node(s) x " + hc.getSpec().getTopology().getRegionServers().getReplicasPerNode()
@@ -308,7 +303,6 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
       return DeleteControl.noFinalizerRemoval().rescheduleAfter(5_000);
     }
     registry.remove(key);
-    announcedReplicas.remove(hc.getMetadata().getNamespace() + "/" + hc.getMetadata().getName());
     if (topology != null) {
       topology.forget(hc);
     }

@@ -72,7 +72,8 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
 
   @Override
   public UpdateControl<TenantQuota> reconcile(TenantQuota tq, Context<TenantQuota> context) {
-    TenantQuotaStatus old = tq.getStatus() == null ? new TenantQuotaStatus() : tq.getStatus();
+    TenantQuotaStatus written = Statuses.current(tq);
+    TenantQuotaStatus old = written == null ? new TenantQuotaStatus() : written;
     TenantQuotaStatus st = copy(old);
     Long gen = tq.getMetadata().getGeneration();
     Instant now = clock.instant();

@@ -55,7 +55,6 @@ public final class Simulation {
     double limit = law.initial(initialLimit);
     double previous = limit;
     List<Period> out = new ArrayList<>();
-    int writes = 0;
     List<Integer> writeAt = new ArrayList<>();
     for (int n = 0; n < periods; n++) {
       double rs = n >= rsAt ? 1.25 : 1.0;
@@ -69,7 +68,6 @@ public final class Simulation {
       out.add(new Period(n, limit, trueOps, measured, throttled, step.state()));
       previous = limit;
       if (Math.abs(Math.log(step.limit() / limit)) > 1e-12) {
-        writes++;
         writeAt.add(n + 1);
       }
       limit = step.limit();
@@ -107,7 +105,7 @@ public final class Simulation {
       recovery = recovery < 0 ? -1 : recovery - rsAt;
     }
     Period last = out.get(out.size() - 1);
-    return new Result(law.name(), target, out, settle, overshoot * 100, err * 100, writes, afterConverged, limit,
+    return new Result(law.name(), target, out, settle, overshoot * 100, err * 100, writeAt.size(), afterConverged, limit,
         last.trueOps(), windup, recovery);
   }
 
