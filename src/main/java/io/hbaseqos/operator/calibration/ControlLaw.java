@@ -9,7 +9,15 @@ public interface ControlLaw {
   /** The loop's state after a step, as reported to users. */
   enum State { Converging, Converged, DemandLimited, MetricsUnavailable, AtBound }
 
-  record Step(double limit, State state, String reason) {}
+  /**
+   * @param nearest Converged on the nearest achievable rate rather than within the tolerance (the
+   *     target lies between two steps of the throttle)
+   */
+  record Step(double limit, State state, String reason, boolean nearest) {
+    public Step(double limit, State state, String reason) {
+      this(limit, state, reason, false);
+    }
+  }
 
   String name();
 

@@ -154,4 +154,51 @@ class LogNewtonLawTest {
       }
     }
   }
+
+  /**
+   * HBase's default limiter refills in whole milliseconds, so a saturating client gets steps (here
+   * as measured on HBase 2.6.4: 5999 req/s gives about 5290 ops/s, 6000 gives 6000). A target on
+   * the riser cannot be met: the law must find the step, hold the side measured nearer, say so, and stop
+   * writing instead of cycling between the two sides for ever.
+   */
+  @Test
+  void aTargetBetweenStepsOfTheThrottleHoldsTheNearestSideAndStopsWriting() {
+    PlantCurve stairs = new PlantCurve(List.of(new double[] {1000, 1000}, new double[] {5000, 5000},
+        new double[] {5999, 5290}, new double[] {6000, 6000}, new double[] {6999, 6300}, new double[] {7000, 7000},
+        new double[] {40000, 11200}));
+    double target = 5611;
+    int heldStep = 0;
+    for (long seed = 1; seed <= SEEDS; seed++) {
+      LogNewtonLaw law = new LogNewtonLaw(new Settings(target, 1, 1e9, 4, 0.05));
+      Simulation.Result r = Simulation.run(law, stairs, target, target, 60, 0.01, seed, Scenario.steady);
+      List<Simulation.Period> p = r.periods();
+      int firstConverged = -1;
+      for (Simulation.Period x : p) {
+        if (x.state() == ControlLaw.State.Converged) {
+          firstConverged = x.n();
+          break;
+        }
+      }
+      assertThat(firstConverged).as("seed %d converges on the nearest step", seed).isBetween(0, 30);
+      double held = p.get(firstConverged + 1).limit();
+      assertThat(p.subList(firstConverged + 1, p.size())).as("seed %d: no write once held", seed)
+          .allSatisfy(x -> assertThat(x.limit()).isEqualTo(held));
+      assertThat(p.get(p.size() - 1).state()).isEqualTo(ControlLaw.State.Converged);
+      // a limit a fraction of a req/s below the riser may land inside the band (a real limit is whole)
+      double ops = stairs.ops(held);
+      // the two sides are -5.7% and +6.9% away: with 1% noise either may measure nearer
+      if (Math.abs(ops - 5290) < 30 || Math.abs(ops - 6000) < 30) {
+        heldStep++;
+      } else {
+        assertThat(Math.abs(ops / target - 1)).as("seed %d: within the band, or a side of the step (5290 or 6000): "
+            + "%s", seed, ops).isLessThanOrEqualTo(0.05);
+      }
+      assertThat(r.writes()).as("seed %d", seed).isLessThanOrEqualTo(14);
+    }
+    assertThat(heldStep).as("seeds that found the step and held a side of it").isGreaterThanOrEqualTo(20);
+    LogNewtonLaw law = new LogNewtonLaw(new Settings(target, 1, 1e9, 4, 0.05));
+    Simulation.Result r = Simulation.run(law, stairs, target, target, 60, 0.01, 1, Scenario.steady);
+    ControlLaw.Step last = law.next(r.periods().get(59).limit(), new Observation(5290, 0.5));
+    assertThat(last.reason()).contains("between steps of the throttle").contains("holding the nearest");
+  }
 }
