@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Provides the Kubernetes binaries the tests and the embedded demo run for real:
 # kube-apiserver, etcd and kubectl (default), plus kube-scheduler, kube-controller-manager,
-# kwok and helm on request. Downloads are not possible on every machine, so every binary is
+# kwok, helm and prometheus + promtool (the calibration loop's Prometheus source; the chart's
+# alert rules) on request. Downloads are not possible on every machine, so every binary is
 # built from the Go module proxy, with version ldflags so the API server reports its version.
 # Results are cached; a second run costs nothing.
 #
-# Usage: hack/k8s-binaries.sh [component...]   (components: core sched helm kwok all)
+# Usage: hack/k8s-binaries.sh [component...]   (components: core sched helm kwok prometheus all)
 # Prints the directory holding the binaries on its last line of stdout.
 set -euo pipefail
 
@@ -13,6 +14,8 @@ K8S_VERSION="${K8S_VERSION:-1.34.4}"
 ETCD_VERSION="${ETCD_VERSION:-3.5.21}"
 HELM_VERSION="${HELM_VERSION:-3.19.0}"
 KWOK_VERSION="${KWOK_VERSION:-0.7.0}"
+# Prometheus 3.7.3 is Go module version 0.307.3
+PROMETHEUS_VERSION="${PROMETHEUS_VERSION:-3.7.3}"
 CACHE="${HBQ_CACHE:-$HOME/.cache/hbase-qos-operator}"
 # Layout expected by fabric8 kube-api-test (jenvtest): <dir>/k8s/<version>-<os>-<arch>/
 OUT="$CACHE/jenvtest/k8s/${K8S_VERSION}-linux-amd64"
@@ -85,6 +88,30 @@ tool_build() { # $1 name, $2 module path of the main package, $3 version
   go build -trimpath -ldflags "-s -w ${4:-}" -o "$dst.tmp" "$pkg" && mv "$dst.tmp" "$dst"
 }
 
+prometheus_build() { # its go.mod has exclude directives, so `go install` refuses it: a throwaway module
+  local dst="$TOOLS/prometheus" ver="0.${PROMETHEUS_VERSION%%.*}$(printf '%02d' "$(echo "$PROMETHEUS_VERSION" | cut -d. -f2)").${PROMETHEUS_VERSION##*.}"
+  [ -x "$dst" ] && [ -x "$TOOLS/promtool" ] && return 0
+  local dir="$CACHE/build/prometheus-$PROMETHEUS_VERSION"
+  mkdir -p "$dir"; cd "$dir"
+  if [ ! -f go.mod ]; then
+    go mod init hbq.local/prometheusbuild >/dev/null 2>&1
+    local gomod
+    gomod=$(go mod download -json "github.com/prometheus/prometheus@v$ver" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')
+    echo "require github.com/prometheus/prometheus v$ver" >> go.mod
+    # copy its excludes, single-line and block form
+    awk '/^exclude \(/{b=1;next} b&&/^\)/{b=0;next} b&&NF&&$1!~/^\/\//{print "exclude "$1" "$2} /^exclude [^(]/{print}' "$gomod" >> go.mod
+  fi
+  log "building prometheus v$PROMETHEUS_VERSION (several minutes on a cold cache)"
+  local cmd
+  for cmd in prometheus promtool; do # promtool checks and unit-tests the chart's alerting rules
+    [ -x "$TOOLS/$cmd" ] && continue
+    go get "github.com/prometheus/prometheus/cmd/$cmd@v$ver" >/dev/null 2>&1 || true
+    go build -trimpath -ldflags "-s -w -X github.com/prometheus/common/version.Version=$PROMETHEUS_VERSION" \
+      -o "$TOOLS/$cmd.tmp" "github.com/prometheus/prometheus/cmd/$cmd" || exit 1
+    mv "$TOOLS/$cmd.tmp" "$TOOLS/$cmd"
+  done
+}
+
 if has core; then
   etcd_build
   k8s_build kube-apiserver
@@ -97,5 +124,6 @@ if has sched; then
 fi
 has helm && tool_build helm helm.sh/helm/v3/cmd/helm "$HELM_VERSION" "-X helm.sh/helm/v3/internal/version.version=v$HELM_VERSION"
 has kwok && tool_build kwok sigs.k8s.io/kwok/cmd/kwok "$KWOK_VERSION"
+has prometheus && prometheus_build
 log "binaries ready in $OUT (tools in $TOOLS)"
 echo "$OUT"

@@ -10,10 +10,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = "(has(self.throttles) && size(self.throttles) > 0) || (has(self.bypassGlobals) && self.bypassGlobals)",
-    message = "declare at least one throttle (or bypassGlobals: true)")
+@ValidationRule(value = "(has(self.throttles) && size(self.throttles) > 0) || (has(self.bypassGlobals) && self.bypassGlobals) || has(self.calibration)",
+    message = "declare at least one throttle (or bypassGlobals: true, or a calibration)")
 @ValidationRule(value = "!has(self.bypassGlobals) || !self.bypassGlobals || (has(self.subject.user) && !has(self.subject.table) && !has(self.subject.namespace))",
     message = "bypassGlobals applies to a user subject only (HBase stores it on the user, not on a user+table or user+namespace pair)")
+@ValidationRule(value = "!has(self.calibration) || self.calibration.source != 'HBase' || has(self.subject.user)",
+    message = "calibration from HBase metrics needs a user subject (RegionServers count operations per user); "
+        + "use source Prometheus for a table or namespace")
 public class TenantQuotaSpec {
 
   public enum Scope { MACHINE, CLUSTER }
@@ -45,6 +48,19 @@ public class TenantQuotaSpec {
   @Default("Delete")
   @JsonPropertyDescription("Delete: removing this resource removes its throttles from HBase. Retain: they stay.")
   private DeletionPolicy deletionPolicy = DeletionPolicy.Delete;
+
+  @JsonPropertyDescription("Optional: a target ops/s the operator calibrates one request-number throttle toward. "
+      + "A throttle of that type in throttles is the starting limit; the calibrated limit is reported in "
+      + "status.calibration (the operator never writes spec).")
+  private CalibrationSpec calibration;
+
+  public CalibrationSpec getCalibration() {
+    return calibration;
+  }
+
+  public void setCalibration(CalibrationSpec calibration) {
+    this.calibration = calibration;
+  }
 
   public ClusterRef getClusterRef() {
     return clusterRef;

@@ -18,6 +18,15 @@ public class TenantQuotaStatus extends ConditionedStatus {
   /** How often a change made outside the operator was undone. */
   private Long driftCorrections;
   private String lastDriftTime;
+  private CalibrationStatus calibration;
+
+  public CalibrationStatus getCalibration() {
+    return calibration;
+  }
+
+  public void setCalibration(CalibrationStatus calibration) {
+    this.calibration = calibration;
+  }
 
   public String getSubject() {
     return subject;

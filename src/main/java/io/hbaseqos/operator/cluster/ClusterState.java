@@ -169,6 +169,12 @@ public class ClusterState {
     return i;
   }
 
+  /** A user's counters on each live RegionServer (see {@link QuotaBackend#userCounters}). */
+  public io.hbaseqos.operator.calibration.CounterReading userCounters(String user, Set<String> ops)
+      throws IOException {
+    return call("userCounters", b -> b.userCounters(user, ops));
+  }
+
   /** The subject's throttles in HBase, as of the snapshot. */
   public SubjectQuota actual(Subject subject) {
     return snapshot.getOrDefault(subject, SubjectQuota.empty(subject));
@@ -301,7 +307,8 @@ public class ClusterState {
   /** HBase answered but refused the request: the cluster is fine, the request is not. */
   private static boolean isRequestError(Throwable e) {
     String n = e.getClass().getName();
-    return n.endsWith("DoNotRetryIOException") || e instanceof IllegalArgumentException;
+    return n.endsWith("DoNotRetryIOException") || e instanceof IllegalArgumentException
+        || e instanceof io.hbaseqos.operator.hbase.MetricsUnavailableException;
   }
 
   private synchronized void succeeded() {

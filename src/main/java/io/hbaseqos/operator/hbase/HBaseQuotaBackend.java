@@ -10,6 +10,8 @@ import java.time.Clock;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import io.hbaseqos.operator.calibration.CounterReading;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.ClusterMetrics;
@@ -34,10 +36,12 @@ public final class HBaseQuotaBackend implements QuotaBackend {
 
   private final Connection connection;
   private final InfoServerConf refreshPeriods;
+  private final RegionServerJmx jmx;
 
   private HBaseQuotaBackend(Connection connection, boolean https) {
     this.connection = connection;
     this.refreshPeriods = new InfoServerConf(ServerConf.REFRESH_PERIOD_KEY, https, Clock.systemUTC());
+    this.jmx = new RegionServerJmx(https, Clock.systemUTC());
   }
 
   /**
@@ -169,6 +173,18 @@ public final class HBaseQuotaBackend implements QuotaBackend {
       return new ClusterInfo(m.getHBaseVersion(), m.getClusterId(), m.getLiveServerMetrics().size(),
           admin.isRpcThrottleEnabled(), quotas, refreshPeriods.read(servers));
     }
+  }
+
+  @Override
+  public CounterReading userCounters(String user, Set<String> ops) throws IOException {
+    return jmx.userCounters(() -> {
+      Map<String, Map.Entry<String, Integer>> servers = new LinkedHashMap<>();
+      try (Admin admin = connection.getAdmin()) {
+        admin.getClusterMetrics(EnumSet.of(ClusterMetrics.Option.LIVE_SERVERS)).getLiveServerMetrics().forEach(
+            (name, sm) -> servers.put(name.getServerName(), Map.entry(name.getHostname(), sm.getInfoServerPort())));
+      }
+      return servers;
+    }, user, ops);
   }
 
   @Override

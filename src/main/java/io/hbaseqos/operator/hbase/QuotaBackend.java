@@ -4,7 +4,9 @@ import io.hbaseqos.operator.quota.QuotaOp;
 import io.hbaseqos.operator.quota.Subject;
 import io.hbaseqos.operator.quota.SubjectQuota;
 import java.io.IOException;
+import io.hbaseqos.operator.calibration.CounterReading;
 import java.util.Map;
+import java.util.Set;
 
 /** The operator's only door to an HBase cluster's quotas. One instance per cluster connection. */
 public interface QuotaBackend extends AutoCloseable {
@@ -19,6 +21,13 @@ public interface QuotaBackend extends AutoCloseable {
   void apply(QuotaOp op) throws IOException;
 
   ClusterInfo describe() throws IOException;
+
+  /**
+   * A user's cumulative counters on each live RegionServer, for calibration.
+   *
+   * @param ops per-user operation metrics to add up ({@code get}, {@code scanTime}, {@code put}, ...)
+   */
+  CounterReading userCounters(String user, Set<String> ops) throws IOException;
 
   @Override
   void close();

@@ -155,6 +155,65 @@ public class OperatorMetrics {
 
   public void forgetTenant(String namespace, String name) {
     tenantLimits(namespace, name, Map.of());
+    forgetCalibration(namespace, name);
+  }
+
+  /** Per calibrated tenant: target, observed, error and state values behind its gauges. */
+  private final Map<String, double[]> calibrations = new HashMap<>();
+  /** The loop states, as named in {@code hbaseqos_tenant_calibration_state{state}}. */
+  public static final List<String> CALIBRATION_STATES = List.of("Converging", "Converged", "DemandLimited",
+      "MetricsUnavailable", "AtBound");
+
+  /**
+   * {@code hbaseqos_tenant_target_ops_per_second}, {@code hbaseqos_tenant_observed_ops_per_second},
+   * {@code hbaseqos_tenant_calibration_error_ratio} (observed / target - 1) and
+   * {@code hbaseqos_tenant_calibration_state{state}} (1 for the loop's state, 0 for the others),
+   * each labelled {@code namespace, tenantquota}. Observed and error are NaN while unmeasured.
+   */
+  public void calibration(String namespace, String name, double target, double observed, String state) {
+    String tenant = namespace + "/" + name;
+    synchronized (calibrations) {
+      double[] v = calibrations.computeIfAbsent(tenant, t -> {
+        double[] values = new double[3 + CALIBRATION_STATES.size()];
+        calibrationGauges(namespace, name, values);
+        return values;
+      });
+      v[0] = target;
+      v[1] = observed;
+      v[2] = Double.isNaN(observed) ? Double.NaN : observed / target - 1;
+      for (int i = 0; i < CALIBRATION_STATES.size(); i++) {
+        v[3 + i] = CALIBRATION_STATES.get(i).equals(state) ? 1 : 0;
+      }
+    }
+  }
+
+  public void forgetCalibration(String namespace, String name) {
+    synchronized (calibrations) {
+      double[] v = calibrations.remove(namespace + "/" + name);
+      if (v != null) {
+        calibrationGauges(namespace, name, v).forEach(registry::remove);
+      }
+    }
+  }
+
+  private List<Gauge> calibrationGauges(String namespace, String name, double[] v) {
+    List<Gauge> out = new java.util.ArrayList<>();
+    out.add(Gauge.builder("hbaseqos.tenant.target.ops.per.second", v, a -> a[0])
+        .description("Ops/s a calibrated TenantQuota should get").tags("namespace", namespace, "tenantquota", name)
+        .register(registry));
+    out.add(Gauge.builder("hbaseqos.tenant.observed.ops.per.second", v, a -> a[1])
+        .description("Ops/s the calibration loop measured in its last period")
+        .tags("namespace", namespace, "tenantquota", name).register(registry));
+    out.add(Gauge.builder("hbaseqos.tenant.calibration.error.ratio", v, a -> a[2])
+        .description("Observed over target ops/s, minus 1").tags("namespace", namespace, "tenantquota", name)
+        .register(registry));
+    for (int i = 0; i < CALIBRATION_STATES.size(); i++) {
+      int idx = 3 + i;
+      out.add(Gauge.builder("hbaseqos.tenant.calibration.state", v, a -> a[idx])
+          .description("1 for the calibration loop's current state")
+          .tags("namespace", namespace, "tenantquota", name, "state", CALIBRATION_STATES.get(i)).register(registry));
+    }
+    return out;
   }
 
   /** Registers (or finds, Micrometer keeps one per id) the gauge of one throttle of one tenant; key is type/scope. */

@@ -84,8 +84,10 @@ public final class DesiredQuotas {
     if (bypass && subject != null && subject.kind() != Subject.Kind.USER) {
       errors.add(new InvalidSpecException("spec.bypassGlobals", "applies to a user subject only"));
     }
-    if (throttles.isEmpty() && !bypass && errors.isEmpty()) {
-      errors.add(new InvalidSpecException("spec.throttles", "declare at least one throttle (or bypassGlobals: true)"));
+    errors.addAll(calibrationErrors(spec, subject));
+    if (throttles.isEmpty() && !bypass && spec.getCalibration() == null && errors.isEmpty()) {
+      errors.add(new InvalidSpecException("spec.throttles",
+          "declare at least one throttle (or bypassGlobals: true, or a calibration)"));
     }
     if (!errors.isEmpty()) {
       throw new Invalid(errors);
@@ -109,5 +111,42 @@ public final class DesiredQuotas {
     TimeUnit unit = t.getTimeUnit() == null ? TimeUnit.SECONDS : LimitSyntax.timeUnit(t.getTimeUnit().name());
     return LimitSyntax.of(t.getType(), t.getValue(), t.getSizeUnit() == null ? null : t.getSizeUnit().name(),
         unit, scope, field);
+  }
+
+  /** The schema's checks of spec.calibration, repeated for resources created without them. */
+  static List<InvalidSpecException> calibrationErrors(TenantQuotaSpec spec, Subject subject) {
+    io.hbaseqos.operator.api.CalibrationSpec c = spec.getCalibration();
+    List<InvalidSpecException> errors = new ArrayList<>();
+    if (c == null) {
+      return errors;
+    }
+    String f = "spec.calibration";
+    if (c.getTargetOpsPerSecond() == null || c.getTargetOpsPerSecond() < 1 || c.getTargetOpsPerSecond() > 1e9) {
+      errors.add(new InvalidSpecException(f + ".targetOpsPerSecond", "must be between 1 and 1000000000"));
+    }
+    long min = c.getMinLimit() == null ? 1 : c.getMinLimit();
+    long max = c.getMaxLimit() == null ? 1_000_000_000L : c.getMaxLimit();
+    if (min < 1 || max < min) {
+      errors.add(new InvalidSpecException(f + ".minLimit", "must be at least 1 and not above maxLimit"));
+    }
+    if (c.getMaxStep() != null && !(c.getMaxStep() >= 1.05 && c.getMaxStep() <= 100)) {
+      errors.add(new InvalidSpecException(f + ".maxStep", "must be between 1.05 and 100"));
+    }
+    if (c.getTolerancePercent() != null && !(c.getTolerancePercent() >= 0.5 && c.getTolerancePercent() <= 25)) {
+      errors.add(new InvalidSpecException(f + ".tolerancePercent", "must be between 0.5 and 25"));
+    }
+    if (c.getPeriod() != null && !c.getPeriod().matches("^[1-9][0-9]*(s|m)$")) {
+      errors.add(new InvalidSpecException(f + ".period", "must look like 30s or 1m"));
+    }
+    boolean prometheus = c.getSource() == io.hbaseqos.operator.api.CalibrationSpec.Source.Prometheus;
+    if (prometheus && (c.getPrometheus() == null || c.getPrometheus().getUrl() == null
+        || c.getPrometheus().getQuery() == null || c.getPrometheus().getQuery().isBlank())) {
+      errors.add(new InvalidSpecException(f + ".prometheus", "source Prometheus needs url and query"));
+    }
+    if (!prometheus && subject != null && subject.user() == null) {
+      errors.add(new InvalidSpecException(f + ".source", "HBase metrics count operations per user: a user subject "
+          + "is needed (or use source Prometheus)"));
+    }
+    return errors;
   }
 }

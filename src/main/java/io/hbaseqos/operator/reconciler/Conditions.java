@@ -19,6 +19,7 @@ public final class Conditions {
   public static final String BALANCED = "Balanced";
   public static final String REGIONSERVERS_READY = "RegionServersReady";
   public static final String PAUSED = "ReconciliationPaused";
+  public static final String CALIBRATED = "Calibrated";
 
   private Conditions() {}
 

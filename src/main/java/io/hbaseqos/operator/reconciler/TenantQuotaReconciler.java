@@ -2,6 +2,16 @@ package io.hbaseqos.operator.reconciler;
 
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.hbaseqos.operator.api.AppliedThrottle;
+import io.hbaseqos.operator.api.CalibrationSpec;
+import io.hbaseqos.operator.api.CalibrationStatus;
+import io.hbaseqos.operator.calibration.CalibrationLoops;
+import io.hbaseqos.operator.calibration.CalibrationPlan;
+import io.hbaseqos.operator.calibration.CalibrationReport;
+import io.hbaseqos.operator.calibration.ControlLaw;
+import io.hbaseqos.operator.calibration.Observation;
+import io.hbaseqos.operator.calibration.RateWindow;
+import io.hbaseqos.operator.hbase.UserOperations;
+import io.hbaseqos.operator.metrics.PrometheusClient;
 import io.hbaseqos.operator.api.TenantQuota;
 import io.hbaseqos.operator.api.TenantQuotaSpec;
 import io.hbaseqos.operator.api.TenantQuotaStatus;
@@ -54,12 +64,17 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
   private final OperatorMetrics metrics;
   private final Clock clock;
 
+  private final CalibrationLoops loops;
+  private final PrometheusClient prometheus = new PrometheusClient();
+
   @Inject
-  public TenantQuotaReconciler(ClusterRegistry registry, EventRecorder events, OperatorMetrics metrics, Clock clock) {
+  public TenantQuotaReconciler(ClusterRegistry registry, EventRecorder events, OperatorMetrics metrics, Clock clock,
+      CalibrationLoops loops) {
     this.registry = registry;
     this.events = events;
     this.metrics = metrics;
     this.clock = clock;
+    this.loops = loops;
   }
 
   @Override
@@ -118,6 +133,22 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
     }
     Conditions.remove(st, Conditions.CONFLICT);
 
+    Duration nextPeriod = null;
+    if (tq.getSpec().getCalibration() != null) {
+      CalibrationPlan plan = CalibrationPlan.of(tq.getSpec());
+      CalibrationLoops.Outcome out = loops.step(tq.getMetadata().getUid(),
+          Serialization.asJson(tq.getSpec().getCalibration()) + "/" + tq.getSpec().getScope(), plan,
+          plan.limitInForce(desired, old.getCalibration()), source(tq, cluster), now);
+      desired = plan.apply(desired, out.limit());
+      calibrationStatus(tq, old, st, plan, out, gen, now);
+      nextPeriod = out.until(now).plusMillis(50);
+    } else if (old.getCalibration() != null) {
+      st.setCalibration(null);
+      Conditions.remove(st, Conditions.CALIBRATED);
+      loops.forget(tq.getMetadata().getUid());
+      metrics.forgetCalibration(tq.getMetadata().getNamespace(), tq.getMetadata().getName());
+    }
+
     try {
       cluster.ensureLoaded();
       SubjectQuota actual = cluster.actual(desired.subject());
@@ -163,7 +194,77 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
       Conditions.set(st, Conditions.READY, false, "HBaseError", msg, gen, now);
       retry = Duration.ofSeconds(30);
     }
+    if (nextPeriod != null && (retry == null || nextPeriod.compareTo(retry) < 0)) {
+      retry = nextPeriod;
+    }
     return finish(tq, context, old, st, gen, retry);
+  }
+
+  /** Measures one calibration period from HBase's per-user RegionServer metrics or from Prometheus. */
+  private CalibrationLoops.Source source(TenantQuota tq, ClusterState cluster) {
+    CalibrationSpec c = tq.getSpec().getCalibration();
+    if (c.getSource() == CalibrationSpec.Source.Prometheus) {
+      CalibrationSpec.PrometheusSource p = c.getPrometheus();
+      return (window, t) -> {
+        try {
+          double ops = prometheus.query(p.getUrl(), p.getQuery());
+          if (Double.isNaN(ops)) {
+            return CalibrationLoops.Measurement.failed("the Prometheus query returned no sample");
+          }
+          double share = Double.NaN;
+          if (p.getThrottledQuery() != null && !p.getThrottledQuery().isBlank()) {
+            double throttled = prometheus.query(p.getUrl(), p.getThrottledQuery());
+            share = Double.isNaN(throttled) ? 0 : ops + throttled == 0 ? 0 : throttled / (ops + throttled);
+          }
+          return CalibrationLoops.Measurement.of(new Observation(ops, share));
+        } catch (IOException e) {
+          return CalibrationLoops.Measurement.failed("Prometheus: " + e.getMessage());
+        }
+      };
+    }
+    Set<String> ops = switch (c.getOperations() == null ? CalibrationSpec.Operations.all : c.getOperations()) {
+      case reads -> UserOperations.READS;
+      case writes -> UserOperations.WRITES;
+      case all -> UserOperations.ALL;
+    };
+    String user = tq.getSpec().getSubject().getUser();
+    return (window, t) -> {
+      try {
+        RateWindow.Result r = window.next(cluster.userCounters(user, ops));
+        return r.usable() ? CalibrationLoops.Measurement.of(r.observation())
+            : CalibrationLoops.Measurement.failed(r.problem());
+      } catch (IOException e) {
+        return CalibrationLoops.Measurement.failed("RegionServer metrics: " + Errors.rootMessage(e));
+      }
+    };
+  }
+
+  private void calibrationStatus(TenantQuota tq, TenantQuotaStatus old, TenantQuotaStatus st, CalibrationPlan plan,
+      CalibrationLoops.Outcome out, Long gen, Instant now) {
+    CalibrationStatus cs = CalibrationReport.next(old.getCalibration(), plan, out, now);
+    st.setCalibration(cs);
+    String before = old.getCalibration() == null ? null : old.getCalibration().getState();
+    ControlLaw.State state = out.state();
+    if (out.moved()) {
+      events.normal(tq, "CalibrationMoved", out.reason());
+    }
+    if (out.stepped() && !state.name().equals(before)) {
+      switch (state) {
+        case Converged -> {
+          if (out.nearest()) {
+            events.warning(tq, "TargetNotAchievable", out.reason());
+          } else {
+            events.normal(tq, "Calibrated", out.reason());
+          }
+        }
+        case MetricsUnavailable, AtBound -> events.warning(tq, "Calibration" + state, out.reason());
+        default -> { }
+      }
+    }
+    Conditions.set(st, Conditions.CALIBRATED, state == ControlLaw.State.Converged,
+        CalibrationReport.conditionReason(out), CalibrationReport.conditionMessage(plan, out), gen, now);
+    metrics.calibration(tq.getMetadata().getNamespace(), tq.getMetadata().getName(), plan.settings().target(),
+        out.observation().ops(), state.name());
   }
 
   private UpdateControl<TenantQuota> finish(TenantQuota tq, Context<TenantQuota> context, TenantQuotaStatus old,
@@ -238,6 +339,7 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
 
   private DeleteControl released(TenantQuota tq) {
     registry.release(tq);
+    loops.forget(tq.getMetadata().getUid());
     metrics.forgetTenant(tq.getMetadata().getNamespace(), tq.getMetadata().getName());
     return DeleteControl.defaultDelete();
   }

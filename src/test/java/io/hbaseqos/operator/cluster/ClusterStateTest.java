@@ -111,6 +111,12 @@ class ClusterStateTest {
     }
 
     @Override
+    public io.hbaseqos.operator.calibration.CounterReading userCounters(String user,
+        java.util.Set<String> ops) throws IOException {
+      throw new io.hbaseqos.operator.hbase.MetricsUnavailableException("no RegionServers in memory");
+    }
+
+    @Override
     public void close() {}
   }
 

@@ -6,7 +6,13 @@ import io.hbaseqos.operator.support.Examples;
 import io.hbaseqos.operator.support.KubeApi;
 import io.hbaseqos.operator.support.Kubectl;
 import io.hbaseqos.operator.support.OperatorProcess;
+import io.hbaseqos.operator.support.Paths;
 import io.hbaseqos.operator.support.StandaloneHBase;
+import io.hbaseqos.operator.support.ycsb.CalibrationRun;
+import io.hbaseqos.operator.support.ycsb.TrajectoryChart;
+import io.hbaseqos.operator.support.ycsb.TwoTenants;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -18,7 +24,9 @@ import org.apache.hadoop.hbase.quotas.QuotaSettings;
 /**
  * The embedded default behind {@code bin/demo}: a local kube-apiserver + etcd, a real standalone
  * HBase 2.6.4 (quotas on), the packaged operator, and {@code examples/} applied with kubectl.
- * Shows the tenants' statuses and the quotas HBase now holds; Ctrl-C stops everything.
+ * Shows the tenants' statuses and the quotas HBase now holds, then drives YCSB load for the
+ * calibrated example and shows its loop converging (a table, and an SVG chart under
+ * target/demo/); Ctrl-C stops everything.
  */
 public final class EmbeddedDemo {
   private EmbeddedDemo() {}
@@ -47,6 +55,7 @@ public final class EmbeddedDemo {
     }
     step(String.format("ready after %.1f s", (System.nanoTime() - t0) / 1e9));
     show(hbase, ns);
+    calibrate(k8s, hbase, ns);
     System.out.println();
     System.out.println("Try it (another terminal):");
     System.out.println("  export KUBECONFIG=" + KubeApi.kubeconfig());
@@ -59,6 +68,32 @@ public final class EmbeddedDemo {
     while (true) {
       Thread.sleep(15_000);
       show(hbase, ns);
+    }
+  }
+
+  /**
+   * The loop converging: YCSB readers as user 'dashboards' (the calibrated example, target 2000
+   * reads/s, starting at 1000 req/sec) beside unthrottled readers as 'adhoc'; a table per period
+   * and an SVG chart.
+   */
+  static void calibrate(KubernetesClient k8s, StandaloneHBase hbase, String ns) throws Exception {
+    TenantQuota tq = k8s.resources(TenantQuota.class).inNamespace(ns).withName("dashboards").get();
+    double target = tq.getSpec().getCalibration().getTargetOpsPerSecond();
+    double tolerance = tq.getSpec().getCalibration().getTolerancePercent();
+    int period = Integer.parseInt(tq.getSpec().getCalibration().getPeriod().replace("s", ""));
+    step("calibration: YCSB readers as 'dashboards' (target " + (long) target + " reads/s) and as 'adhoc' "
+        + "(no quota); one row per " + period + " s period");
+    try (TwoTenants load = TwoTenants.start(hbase.clientConfiguration(), "demo_usertable", 5000, "adhoc",
+        "dashboards", 2)) {
+      List<CalibrationRun.Row> rows = CalibrationRun.follow(k8s, ns, "dashboards", load, target, tolerance, period, 3,
+          18, System.out);
+      Path chart = Paths.projectDir().resolve("target/demo/calibration.svg");
+      Files.createDirectories(chart.getParent());
+      Files.writeString(chart, TrajectoryChart.svg("TenantQuota dashboards: calibration toward " + (long) target
+          + " reads/s (bin/demo)", rows, target, tolerance));
+      CalibrationRun.Row last = rows.get(rows.size() - 1);
+      step(String.format("loop %s at limit %s req/sec: the client got %.0f ops/s (%+.1f%%); chart: %s",
+          last.state(), last.limit(), last.sample().tOps(), last.errorPct(target), chart));
     }
   }
 

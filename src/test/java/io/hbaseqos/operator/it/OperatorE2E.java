@@ -58,6 +58,8 @@ class OperatorE2E {
     assertThat(HBaseQuotas.of(null, null, "default:events"))
         .isEqualTo(Map.of("WRITE_NUMBER", "500req/sec(cluster)", "WRITE_SIZE", "50M/sec(cluster)"));
     assertThat(HBaseQuotas.of("reports", null, "usertable")).isEqualTo(Map.of("READ_CAPACITY_UNIT", "100CU/sec"));
+    // the calibrated example starts from its spec's limit; without load there is nothing to move it
+    assertThat(HBaseQuotas.user("dashboards")).isEqualTo(Map.of("READ_NUMBER", "1000req/sec"));
 
     HBaseCluster hc = k8s.resources(HBaseCluster.class).inNamespace(ns).withName("demo").get();
     await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> {
@@ -66,7 +68,7 @@ class OperatorE2E {
       assertThat(c.getStatus().getRegionServers()).isEqualTo(1);
       assertThat(c.getStatus().getRpcThrottleEnabled()).isTrue();
       assertThat(c.getStatus().getQuotasEnabled()).isTrue();
-      assertThat(c.getStatus().getManagedQuotas()).isEqualTo(3);
+      assertThat(c.getStatus().getManagedQuotas()).isEqualTo(4);
     });
     assertThat(hc).isNotNull();
 
@@ -74,7 +76,8 @@ class OperatorE2E {
     assertThat(r.output()).contains("user=analytics").contains("REQUEST_NUMBER=2500req/sec").contains("True");
 
     var metrics = operator.get("/q/metrics").body();
-    assertThat(metrics).contains("hbaseqos_quota_writes_total").contains("hbaseqos_hbase_call_seconds");
+    assertThat(metrics).contains("hbaseqos_quota_writes_total").contains("hbaseqos_hbase_call_seconds")
+        .contains("hbaseqos_tenant_target_ops_per_second{namespace=\"" + ns + "\",tenantquota=\"dashboards\"} 2000.0");
     assertThat(operator.get("/q/health/live").statusCode()).isEqualTo(200);
 
     r = Kubectl.run("delete", "-n", ns, "tq", "analytics", "reports-on-usertable", "--wait=true", "--timeout=60s");

@@ -33,7 +33,8 @@ public final class OperatorHarness implements AutoCloseable {
         .withConcurrentReconciliationThreads(20).withStopOnInformerErrorDuringStartup(true)
         .withUseSSAToPatchPrimaryResource(false));
     operator.register(new HBaseClusterReconciler(registry, events, metrics, clock));
-    operator.register(new TenantQuotaReconciler(registry, events, metrics, clock));
+    operator.register(new TenantQuotaReconciler(registry, events, metrics, clock,
+        new io.hbaseqos.operator.calibration.CalibrationLoops()));
     operator.start();
   }
 

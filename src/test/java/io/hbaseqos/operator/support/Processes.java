@@ -11,11 +11,11 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** Helpers for the processes the tests start (HBase, the packaged operator, kubectl, helm). */
-final class Processes {
+public final class Processes {
   private Processes() {}
 
   /** Runs a command to its end (at most two minutes) and returns its exit code and combined output. */
-  static Kubectl.Result run(List<String> cmd, Map<String, String> env) {
+  public static Kubectl.Result run(List<String> cmd, Map<String, String> env) {
     try {
       ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
       pb.environment().putAll(env);

@@ -183,6 +183,10 @@ public final class StandaloneHBase implements AutoCloseable {
     site.put("hbase.quota.enabled", "true");
     site.put("hbase.quota.refresh.period", "5000");
     site.put("hbase.regionserver.user.metrics.enabled", "true");
+    // the limiter docs/operations.md recommends for calibrated tenants: refills every 100 ms, so the
+    // achievable rates are not the 1000 req/s steps of the default limiter's whole-millisecond refill
+    site.put("hbase.quota.rate.limiter", "org.apache.hadoop.hbase.quotas.FixedIntervalRateLimiter");
+    site.put("hbase.quota.rate.limiter.refill.interval.ms", "100");
     site.put("hbase.regionserver.msginterval", "1000");
     site.putAll(extraSite);
     StringBuilder xml = new StringBuilder("<?xml version=\"1.0\"?>\n<configuration>\n");

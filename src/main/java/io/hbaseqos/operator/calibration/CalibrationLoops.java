@@ -1,0 +1,117 @@
+package io.hbaseqos.operator.calibration;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The running loops, one per calibrated TenantQuota: its law (with what it learnt), its rate
+ * window and when it is next due. In memory: after a restart a loop starts again from the limit
+ * in the resource's status, so nothing jumps. A changed {@code spec.calibration} starts a new loop.
+ */
+@ApplicationScoped
+public class CalibrationLoops {
+
+  /** How a period was measured: an observation, or why there is none. */
+  public record Measurement(Observation observation, String problem) {
+    public static Measurement of(Observation o) {
+      return new Measurement(o, null);
+    }
+
+    public static Measurement failed(String problem) {
+      return new Measurement(Observation.missing(), problem);
+    }
+  }
+
+  /** Something that measures one period: the HBase or Prometheus source. */
+  @FunctionalInterface
+  public interface Source {
+    Measurement measure(RateWindow window, Instant now);
+  }
+
+  /**
+   * @param stepped whether the law ran (a period ended)
+   * @param limit the limit in force from now on
+   * @param moved whether the limit changed
+   * @param next when the loop is due again
+   */
+  public record Outcome(boolean stepped, long limit, boolean moved, ControlLaw.State state, boolean nearest,
+      String reason, Observation observation, Instant next) {
+    public Duration until(Instant now) {
+      Duration d = Duration.between(now, next);
+      return d.isNegative() ? Duration.ZERO : d;
+    }
+  }
+
+  private static final class Loop {
+    final String key;
+    final ControlLaw law;
+    final RateWindow window = new RateWindow();
+    Instant due;
+    ControlLaw.State state = ControlLaw.State.Converging;
+    boolean nearest;
+    String reason = "measuring the first period";
+    Observation last = Observation.missing();
+    /** Whether the first period, which straddles the loop's first quota write, has been discarded. */
+    boolean warm;
+    /** The limit this loop last decided: authoritative over a status the cache may not show yet. */
+    long limit;
+
+    Loop(String key, ControlLaw law, long limit) {
+      this.key = key;
+      this.law = law;
+      this.limit = limit;
+    }
+  }
+
+  private final Map<String, Loop> loops = new ConcurrentHashMap<>();
+
+  /**
+   * Runs the tenant's loop if a period has ended: measures, asks the law, and returns the limit
+   * to hold. Between periods it returns the limit in force unchanged.
+   *
+   * @param tenant the resource's uid
+   * @param specKey anything that changes when spec.calibration changes
+   * @param statusLimit the limit status (or spec) says is in force; used when the loop starts
+   */
+  public Outcome step(String tenant, String specKey, CalibrationPlan plan, long statusLimit, Source source,
+      Instant now) {
+    Loop loop = loops.compute(tenant, (k, l) -> l != null && l.key.equals(specKey) ? l
+        : new Loop(specKey, new LogNewtonLaw(plan.settings()), statusLimit));
+    synchronized (loop) {
+      long limitInForce = loop.limit;
+      if (loop.due == null) {
+        // the first call only takes the counters' baseline; the first period ends one period later
+        source.measure(loop.window, now);
+        loop.due = now.plus(plan.period());
+        return new Outcome(false, limitInForce, false, loop.state, loop.nearest, loop.reason, loop.last, loop.due);
+      }
+      if (now.isBefore(loop.due)) {
+        return new Outcome(false, limitInForce, false, loop.state, loop.nearest, loop.reason, loop.last, loop.due);
+      }
+      Measurement m = source.measure(loop.window, now);
+      loop.due = now.plus(plan.period());
+      if (!loop.warm && m.problem() == null) {
+        // the first period began before the starting limit was in HBase: it measures neither limit
+        loop.warm = true;
+        loop.reason = "measuring the first period under the starting limit";
+        return new Outcome(false, limitInForce, false, loop.state, loop.nearest, loop.reason, loop.last, loop.due);
+      }
+      ControlLaw.Step step = loop.law.next(limitInForce, m.observation());
+      long next = Math.max(1, Math.round(step.limit()));
+      loop.state = step.state();
+      loop.nearest = step.nearest();
+      loop.reason = m.problem() != null ? m.problem() : step.reason();
+      loop.last = m.observation();
+      loop.limit = next;
+      return new Outcome(true, next, next != limitInForce, loop.state, loop.nearest, loop.reason, m.observation(),
+          loop.due);
+    }
+  }
+
+  public void forget(String tenant) {
+    loops.remove(tenant);
+  }
+}

@@ -1,0 +1,16 @@
+package io.hbaseqos.operator.hbase;
+
+import java.util.Set;
+
+/**
+ * The per-user RegionServer metrics ({@code User_<user>_metric_<op>_num_ops}) that count a
+ * tenant's operations. Batch (multi) writes are not counted per user by HBase; use the
+ * Prometheus source for tenants that write in batches.
+ */
+public final class UserOperations {
+  public static final Set<String> READS = Set.of("get", "scanTime");
+  public static final Set<String> WRITES = Set.of("put", "delete", "increment", "append");
+  public static final Set<String> ALL = Set.of("get", "scanTime", "put", "delete", "increment", "append");
+
+  private UserOperations() {}
+}

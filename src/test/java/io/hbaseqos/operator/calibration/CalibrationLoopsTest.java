@@ -1,0 +1,112 @@
+package io.hbaseqos.operator.calibration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hbaseqos.operator.calibration.CalibrationLoops.Measurement;
+import io.hbaseqos.operator.calibration.CalibrationLoops.Outcome;
+import io.hbaseqos.operator.quota.Limit;
+import io.hbaseqos.operator.quota.ThrottleKind;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The loop runner on virtual time: when a period ends, what is measured and what the law is
+ * asked. The source here is a plain function of the limit in force (the real sources read
+ * RegionServers or Prometheus and are tested against them in CalibrationIT).
+ */
+class CalibrationLoopsTest {
+  static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+  static final CalibrationPlan PLAN = new CalibrationPlan(ThrottleKind.READ_NUMBER,
+      new Settings(1000, 1, 1e9, 4, 0.05), Duration.ofSeconds(30), Limit.Scope.MACHINE);
+
+  /** A tenant that gets 80% of its limit, throttled half the time; records when it was read. */
+  static final class Plant implements CalibrationLoops.Source {
+    final List<Instant> reads = new ArrayList<>();
+    long limit;
+
+    @Override
+    public Measurement measure(RateWindow window, Instant now) {
+      reads.add(now);
+      return Measurement.of(new Observation(0.8 * limit, 0.5));
+    }
+  }
+
+  Outcome step(CalibrationLoops loops, String key, Plant p, long limit, int seconds) {
+    p.limit = limit;
+    return loops.step("uid", key, PLAN, limit, p, T0.plusSeconds(seconds));
+  }
+
+  @Test
+  void theFirstCallTakesABaselineAndTheFirstPeriodIsDiscarded() {
+    CalibrationLoops loops = new CalibrationLoops();
+    Plant p = new Plant();
+    Outcome first = step(loops, "a", p, 1000, 0);
+    assertThat(first.stepped()).isFalse();
+    assertThat(first.next()).isEqualTo(T0.plusSeconds(30));
+    assertThat(p.reads).hasSize(1);
+
+    // between periods nothing is read and nothing moves
+    Outcome between = step(loops, "a", p, 1000, 10);
+    assertThat(between.stepped()).isFalse();
+    assertThat(between.until(T0.plusSeconds(10))).isEqualTo(Duration.ofSeconds(20));
+    assertThat(p.reads).hasSize(1);
+
+    // the first period straddled the first quota write: measured (new baseline), not used
+    Outcome discarded = step(loops, "a", p, 1000, 30);
+    assertThat(discarded.stepped()).isFalse();
+    assertThat(discarded.limit()).isEqualTo(1000);
+    assertThat(discarded.reason()).contains("first period");
+    assertThat(p.reads).hasSize(2);
+
+    // the second period is the law's: 800 ops/s against 1000 moves the limit up
+    Outcome moved = step(loops, "a", p, 1000, 60);
+    assertThat(moved.stepped()).isTrue();
+    assertThat(moved.moved()).isTrue();
+    assertThat(moved.limit()).isGreaterThan(1000);
+    assertThat(moved.next()).isEqualTo(T0.plusSeconds(90));
+    assertThat(moved.observation().ops()).isEqualTo(800);
+  }
+
+  @Test
+  void theLoopKeepsItsOwnLimitOverAStaleStatusAndRestartsWhenTheSpecChanges() {
+    CalibrationLoops loops = new CalibrationLoops();
+    Plant p = new Plant();
+    step(loops, "a", p, 1000, 0);
+    step(loops, "a", p, 1000, 30);
+    long limit = step(loops, "a", p, 1000, 60).limit();
+    // the cache still shows the old status limit: the loop's own decision stands
+    Outcome held = loops.step("uid", "a", PLAN, 1000, p, T0.plusSeconds(70));
+    assertThat(held.limit()).isEqualTo(limit);
+
+    // a changed spec.calibration starts afresh from the limit it is given, with a new baseline
+    Outcome restarted = loops.step("uid", "b", PLAN, 500, p, T0.plusSeconds(75));
+    assertThat(restarted.stepped()).isFalse();
+    assertThat(restarted.limit()).isEqualTo(500);
+    assertThat(restarted.next()).isEqualTo(T0.plusSeconds(105));
+  }
+
+  @Test
+  void aPeriodWithoutMetricsIsNotMistakenForTheWarmUpAndHoldsTheLimit() {
+    CalibrationLoops loops = new CalibrationLoops();
+    CalibrationLoops.Source broken = (w, now) -> Measurement.failed("RegionServer rs1: connection refused");
+    assertThat(loops.step("uid", "a", PLAN, 700, broken, T0).stepped()).isFalse();
+    Outcome o = loops.step("uid", "a", PLAN, 700, broken, T0.plusSeconds(30));
+    assertThat(o.stepped()).isTrue();
+    assertThat(o.limit()).isEqualTo(700);
+    assertThat(o.state()).isEqualTo(ControlLaw.State.MetricsUnavailable);
+    assertThat(o.reason()).contains("connection refused");
+  }
+
+  @Test
+  void forgetDropsTheLoop() {
+    CalibrationLoops loops = new CalibrationLoops();
+    Plant p = new Plant();
+    step(loops, "a", p, 1000, 0);
+    loops.forget("uid");
+    assertThat(step(loops, "a", p, 1000, 30).next()).as("a new loop: baseline again")
+        .isEqualTo(T0.plusSeconds(60));
+  }
+}

@@ -1,0 +1,182 @@
+package io.hbaseqos.operator.it;
+
+import static io.hbaseqos.operator.support.Resources.cluster;
+import static io.hbaseqos.operator.support.Resources.t;
+import static io.hbaseqos.operator.support.Resources.tenant;
+import static io.hbaseqos.operator.support.Resources.user;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hbaseqos.operator.api.CalibrationSpec;
+import io.hbaseqos.operator.api.HBaseCluster;
+import io.hbaseqos.operator.api.TenantQuota;
+import io.hbaseqos.operator.quota.ThrottleKind;
+import io.hbaseqos.operator.support.KubeApi;
+import io.hbaseqos.operator.support.OperatorHarness;
+import io.hbaseqos.operator.support.PrometheusServer;
+import io.hbaseqos.operator.support.StandaloneHBase;
+import io.hbaseqos.operator.support.ycsb.CalibrationRun;
+import io.hbaseqos.operator.support.ycsb.TwoTenants;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Map;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The calibration loop on a real HBase 2.6.4 with real load: two tenants drive YCSB's core read
+ * workload as their own HBase users; T gets a target of half its unthrottled rate, starting from a
+ * stale static limit. The loop must bring T's client-side successful ops/s within the tolerance,
+ * say Converged, and hold it. Once with the observed rate read from the RegionServers' per-user
+ * metrics over /jmx, once from a real Prometheus scraping the client's own counter. Prints the
+ * trajectories.
+ */
+class CalibrationIT {
+  static final int PERIOD_S = 10;
+  static final double TOLERANCE_PCT = 5;
+  static KubernetesClient k8s;
+  static OperatorHarness operator;
+  static String ns;
+
+  @BeforeAll
+  static void start() {
+    StandaloneHBase.shared();
+    k8s = KubeApi.client();
+    operator = new OperatorHarness(k8s);
+    ns = KubeApi.newNamespace("cal");
+    k8s.resource(cluster(ns, "hb", StandaloneHBase.shared().connectionSpec(), "30s")).create();
+    await().atMost(60, TimeUnit.SECONDS).until(() -> {
+      HBaseCluster c = k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").get();
+      return c.getStatus() != null && c.getStatus().condition("Ready").map(x -> "True".equals(x.getStatus()))
+          .orElse(false);
+    });
+  }
+
+  @AfterAll
+  static void stop() {
+    KubeApi.cleanUp(Set.of(ns));
+    operator.close();
+  }
+
+  static TwoTenants load(String name) throws Exception {
+    TwoTenants l = TwoTenants.start(StandaloneHBase.shared().clientConfiguration(), "calibration_usertable", 2000,
+        "u-" + name + "-" + ns, "t-" + name + "-" + ns, 2);
+    l.measure(5); // warm up
+    return l;
+  }
+
+  /** Creates T's calibrated TenantQuota, follows it, and checks what the issue asks of the loop. */
+  static void calibrate(String name, TwoTenants load, long target, long startLimit, Consumer<CalibrationSpec> source)
+      throws Exception {
+    TenantQuota tq = tenant(ns, name, "hb", user(load.tUser), t(ThrottleKind.READ_NUMBER, startLimit + "req/sec"));
+    CalibrationSpec c = new CalibrationSpec();
+    c.setTargetOpsPerSecond(target);
+    c.setOperations(CalibrationSpec.Operations.reads);
+    c.setPeriod(PERIOD_S + "s");
+    c.setTolerancePercent(TOLERANCE_PCT);
+    source.accept(c);
+    tq.getSpec().setCalibration(c);
+    k8s.resource(tq).create();
+    System.out.printf(Locale.ROOT, "calibration IT %s: target %d ops/s, starting from %d req/sec%n", name, target,
+        startLimit);
+    List<CalibrationRun.Row> rows = CalibrationRun.follow(k8s, ns, name, load, target, TOLERANCE_PCT, PERIOD_S, 3, 30,
+        System.out);
+    List<Double> rates = rows.stream().map(r -> r.sample().tOps()).toList();
+    CalibrationRun.Row last = rows.get(rows.size() - 1);
+    assertThat(rows.subList(rows.size() - 3, rows.size())).as("client-side ops/s of the last 3 periods within %.0f%% "
+        + "of %d: %s", TOLERANCE_PCT, target, rates).allSatisfy(r -> assertThat(Math.abs(r.errorPct(target)))
+        .isLessThanOrEqualTo(TOLERANCE_PCT));
+    assertThat(last.state()).as("the loop says Converged").isEqualTo("Converged");
+    TenantQuota done = k8s.resources(TenantQuota.class).inNamespace(ns).withName(name).get();
+    assertThat(done.getStatus().condition("Calibrated").orElseThrow().getStatus()).isEqualTo("True");
+    assertThat(done.getStatus().getCalibration().getMoves()).as("the loop had to move the limit").isPositive();
+    // what the loop measured agrees with what the client counted
+    assertThat(done.getStatus().getCalibration().getObservedOpsPerSecond()).as("loop's observed vs client-side ops/s")
+        .isBetween(last.sample().tOps() * 0.9, last.sample().tOps() * 1.1);
+    // the limit HBase holds is the loop's
+    assertThat(done.getStatus().getSummary()).contains("READ_NUMBER=" + done.getStatus().getCalibration().getLimit());
+    assertThat(load.tFailed()).as("no operation of T ran out of retries").isZero();
+  }
+
+  @Test
+  void fromRegionServerMetricsTheLoopBringsTheTenantToItsTargetAndHoldsIt() throws Exception {
+    try (TwoTenants load = load("jmx")) {
+      TwoTenants.Sample free = load.measure(8);
+      System.out.printf(Locale.ROOT, "calibration IT jmx: T unthrottled %.0f ops/s, U %.0f%n", free.tOps(),
+          free.uOps());
+      assertThat(free.tOps()).as("the tenant must do real work unthrottled").isGreaterThan(100);
+      long target = Math.round(free.tOps() / 2);
+      // a stale hand-set limit, a third of the target: the loop has to find its way up
+      calibrate("jmx", load, target, target / 3, c -> c.setSource(CalibrationSpec.Source.HBase));
+    }
+  }
+
+  @Test
+  void fromTheTenantsOwnClientMetricInPrometheusTheLoopBringsItToItsTarget() throws Exception {
+    try (TwoTenants load = load("prom"); PrometheusServer prometheus = PrometheusServer.start(load::clientMetrics)) {
+      TwoTenants.Sample free = load.measure(8);
+      System.out.printf(Locale.ROOT, "calibration IT prom: T unthrottled %.0f ops/s, U %.0f; Prometheus at %s%n",
+          free.tOps(), free.uOps(), prometheus.url);
+      long target = Math.round(free.tOps() / 2);
+      // a stale limit twice the target: the loop has to come down
+      calibrate("prom", load, target, 2 * target, c -> {
+        c.setSource(CalibrationSpec.Source.Prometheus);
+        CalibrationSpec.PrometheusSource p = new CalibrationSpec.PrometheusSource();
+        p.setUrl(prometheus.url);
+        p.setQuery("sum(rate(ycsb_client_operations_total{tenant=\"" + load.tUser + "\",result=\"ok\"}[10s]))");
+        c.setPrometheus(p);
+      });
+    }
+  }
+
+  /**
+   * A cluster without per-user metrics: the loop cannot measure, says which setting is missing,
+   * holds the starting limit (never zero, never unlimited) and warns once.
+   */
+  @Test
+  void withoutPerUserMetricsTheLoopSaysWhichSettingIsMissingAndHoldsTheLimit() throws Exception {
+    StandaloneHBase bare = new StandaloneHBase(Files.createTempDirectory("hbaseqos-hbase-nometrics"),
+        Map.of("hbase.regionserver.user.metrics.enabled", "false"));
+    bare.start();
+    try {
+      k8s.resource(cluster(ns, "bare", bare.connectionSpec(), "30s")).create();
+      TenantQuota tq = tenant(ns, "blind", "bare", user("blind-" + ns), t(ThrottleKind.READ_NUMBER, "700req/sec"));
+      CalibrationSpec c = new CalibrationSpec();
+      c.setTargetOpsPerSecond(1000L);
+      c.setOperations(CalibrationSpec.Operations.reads);
+      c.setPeriod("10s");
+      tq.getSpec().setCalibration(c);
+      k8s.resource(tq).create();
+      await().atMost(90, TimeUnit.SECONDS).untilAsserted(() -> {
+        TenantQuota now = k8s.resources(TenantQuota.class).inNamespace(ns).withName("blind").get();
+        assertThat(now.getStatus().getCalibration()).isNotNull();
+        assertThat(now.getStatus().getCalibration().getState()).isEqualTo("MetricsUnavailable");
+      });
+      TenantQuota now = k8s.resources(TenantQuota.class).inNamespace(ns).withName("blind").get();
+      assertThat(now.getStatus().getCalibration().getMessage())
+          .contains("no per-user metrics: set hbase.regionserver.user.metrics.enabled=true");
+      assertThat(now.getStatus().condition("Calibrated").orElseThrow()).satisfies(x -> {
+        assertThat(x.getStatus()).isEqualTo("False");
+        assertThat(x.getReason()).isEqualTo("MetricsUnavailable");
+      });
+      assertThat(now.getStatus().condition("Ready").orElseThrow().getStatus()).as("the quota itself is in HBase")
+          .isEqualTo("True");
+      assertThat(now.getStatus().getCalibration().getLimit()).isEqualTo(700L);
+      assertThat(now.getStatus().getSummary()).contains("READ_NUMBER=700req/sec");
+      await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> assertThat(k8s.v1().events().inNamespace(ns).list()
+          .getItems()).filteredOn(e -> "blind".equals(e.getInvolvedObject().getName())
+              && "CalibrationMetricsUnavailable".equals(e.getReason())).hasSize(1));
+    } finally {
+      k8s.resources(TenantQuota.class).inNamespace(ns).withName("blind").delete();
+      await().atMost(60, TimeUnit.SECONDS).until(() ->
+          k8s.resources(TenantQuota.class).inNamespace(ns).withName("blind").get() == null);
+      bare.close();
+    }
+  }
+}

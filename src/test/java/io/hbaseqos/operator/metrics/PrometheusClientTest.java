@@ -1,0 +1,35 @@
+package io.hbaseqos.operator.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import org.junit.jupiter.api.Test;
+
+/** Reading /api/v1/query answers (the real server is exercised in CalibrationIT). */
+class PrometheusClientTest {
+  @Test
+  void scalarsAndOneSampleVectorsAreNumbersAndNoSampleIsNaN() throws IOException {
+    assertThat(PrometheusClient.value(200,
+        "{\"status\":\"success\",\"data\":{\"resultType\":\"scalar\",\"result\":[1700000000.1,\"42.5\"]}}"))
+        .isEqualTo(42.5);
+    assertThat(PrometheusClient.value(200, "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":"
+        + "[{\"metric\":{},\"value\":[1700000000.1,\"6079.3\"]}]}}")).isEqualTo(6079.3);
+    assertThat(PrometheusClient.value(200,
+        "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[]}}")).isNaN();
+  }
+
+  @Test
+  void whatCannotBeOneNumberIsAClearError() {
+    assertThatThrownBy(() -> PrometheusClient.value(200, "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\","
+        + "\"result\":[{\"metric\":{\"a\":\"1\"},\"value\":[1,\"1\"]},{\"metric\":{\"a\":\"2\"},\"value\":[1,\"2\"]}]}}"))
+        .hasMessageContaining("returns 2 series; wrap it in sum(...)");
+    assertThatThrownBy(() -> PrometheusClient.value(200,
+        "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[]}}"))
+        .hasMessageContaining("an instant vector or scalar is needed");
+    assertThatThrownBy(() -> PrometheusClient.value(400, "{\"status\":\"error\",\"errorType\":\"bad_data\","
+        + "\"error\":\"parse error at char 5\"}")).hasMessageContaining("bad_data: parse error at char 5");
+    assertThatThrownBy(() -> PrometheusClient.value(502, "<html>bad gateway</html>"))
+        .hasMessageContaining("HTTP 502 without JSON");
+  }
+}
