@@ -2,6 +2,7 @@ package io.hbaseqos.operator.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
@@ -11,15 +12,18 @@ import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.hbaseqos.operator.support.Helm;
 import io.hbaseqos.operator.support.KubeApi;
 import io.hbaseqos.operator.support.Kubectl;
 import io.hbaseqos.operator.support.Paths;
+import io.hbaseqos.operator.support.Processes;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -174,6 +178,67 @@ class HelmChartIT {
     });
   }
 
+  /**
+   * The chart's alerting rules as Prometheus itself reads them: {@code promtool check rules}, and
+   * {@code promtool test rules} for the calibration alert on synthetic series (a loop Converging for
+   * 40 minutes fires after 30; a DemandLimited or Converged one never does).
+   */
+  @Test
+  void theAlertRulesAreValidPrometheusRulesAndTheCalibrationAlertFiresOnlyWhenItShould() throws Exception {
+    GenericKubernetesResource rule = objects(render("--set", "metrics.prometheusRule.enabled=true")).stream()
+        .filter(o -> "PrometheusRule".equals(o.getKind())).map(o -> (GenericKubernetesResource) o).findFirst()
+        .orElseThrow();
+    Path dir = Files.createTempDirectory("promtool");
+    Files.writeString(dir.resolve("rules.yaml"), Serialization.asYaml(rule.getAdditionalProperties().get("spec")));
+    Path promtool = Paths.cacheDir().resolve("tools/promtool");
+    KubeApi.ensure("prometheus", List.of(promtool));
+    Kubectl.Result check = Processes.run(List.of(promtool.toString(), "check", "rules",
+        dir.resolve("rules.yaml").toString()), Map.of());
+    assertThat(check.exit()).as(check.output()).isZero();
+    assertThat(check.output()).contains("SUCCESS: 6 rules found");
+
+    @SuppressWarnings("unchecked")
+    Map<String, Object> alert = ((List<Map<String, Object>>) ((List<Map<String, Object>>) ((Map<String, Object>) rule
+        .getAdditionalProperties().get("spec")).get("groups")).get(0).get("rules")).stream()
+        .filter(r -> "HBaseQosCalibrationNotConverging".equals(r.get("alert"))).findFirst().orElseThrow();
+    @SuppressWarnings("unchecked")
+    Map<String, String> annotations = (Map<String, String>) alert.get("annotations");
+    String summary = annotations.get("summary").replace("{{ $labels.namespace }}", "team-a")
+        .replace("{{ $labels.tenantquota }}", "dashboards").replace("{{ $labels.state }}", "Converging");
+    Files.writeString(dir.resolve("test.yaml"), String.join("\n",
+        "rule_files: [rules.yaml]",
+        "evaluation_interval: 1m",
+        "tests:",
+        "  - interval: 1m",
+        "    input_series:",
+        "      - series: 'hbaseqos_tenant_calibration_state{namespace=\"team-a\",tenantquota=\"dashboards\",state=\"Converging\"}'",
+        "        values: '1x40'",
+        "      - series: 'hbaseqos_tenant_calibration_state{namespace=\"team-a\",tenantquota=\"dashboards\",state=\"Converged\"}'",
+        "        values: '0x40'",
+        "      - series: 'hbaseqos_tenant_calibration_state{namespace=\"team-a\",tenantquota=\"reports\",state=\"DemandLimited\"}'",
+        "        values: '1x40'",
+        "      - series: 'hbaseqos_tenant_calibration_state{namespace=\"team-a\",tenantquota=\"reports\",state=\"Converging\"}'",
+        "        values: '0x40'",
+        "      - series: 'hbaseqos_tenant_calibration_state{namespace=\"team-a\",tenantquota=\"ingest\",state=\"Converged\"}'",
+        "        values: '1x40'",
+        "    alert_rule_test:",
+        "      - eval_time: 25m",
+        "        alertname: HBaseQosCalibrationNotConverging",
+        "        exp_alerts: []",
+        "      - eval_time: 35m",
+        "        alertname: HBaseQosCalibrationNotConverging",
+        "        exp_alerts:",
+        "          - exp_labels: {severity: warning, namespace: team-a, tenantquota: dashboards, state: Converging}",
+        "            exp_annotations:",
+        "              summary: " + Serialization.asJson(summary),
+        "              description: " + Serialization.asJson(annotations.get("description")),
+        ""));
+    Kubectl.Result test = Processes.run(List.of(promtool.toString(), "test", "rules",
+        dir.resolve("test.yaml").toString()), Map.of());
+    assertThat(test.exit()).as(test.output()).isZero();
+    assertThat(test.output()).contains("SUCCESS");
+  }
+
   @ParameterizedTest
   @CsvSource(delimiter = '|', value = {
       "replicas=0                          | at '/replicas': minimum: got 0, want 1",
@@ -183,6 +248,7 @@ class HelmChartIT {
       "leaderElection.leaseDuration=fifteen | at '/leaderElection/leaseDuration'",
       "reconcileThreads=0                  | at '/reconcileThreads'",
       "image.pullPolicy=Sometimes          | at '/image/pullPolicy'",
+      "metrics.prometheusRule.calibrationNotConvergingFor=soon | at '/metrics/prometheusRule/calibrationNotConvergingFor'",
       "replica=2                           | additional properties 'replica' not allowed"})
   void schemaRefusesBadValuesWithAMessageNamingTheField(String set, String message) {
     Kubectl.Result r = Helm.offline("template", "hbq", Helm.chart().toString(), "--set", set);
