@@ -2,15 +2,11 @@ package io.hbaseqos.operator.reconciler;
 
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.hbaseqos.operator.api.AppliedThrottle;
-import io.hbaseqos.operator.api.CalibrationSpec;
 import io.hbaseqos.operator.api.CalibrationStatus;
 import io.hbaseqos.operator.calibration.CalibrationLoops;
 import io.hbaseqos.operator.calibration.CalibrationPlan;
 import io.hbaseqos.operator.calibration.CalibrationReport;
 import io.hbaseqos.operator.calibration.ControlLaw;
-import io.hbaseqos.operator.calibration.Observation;
-import io.hbaseqos.operator.calibration.RateWindow;
-import io.hbaseqos.operator.hbase.UserOperations;
 import io.hbaseqos.operator.metrics.PrometheusClient;
 import io.hbaseqos.operator.api.TenantQuota;
 import io.hbaseqos.operator.api.TenantQuotaSpec;
@@ -138,7 +134,7 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
       CalibrationPlan plan = CalibrationPlan.of(tq.getSpec());
       CalibrationLoops.Outcome out = loops.step(tq.getMetadata().getUid(),
           Serialization.asJson(tq.getSpec().getCalibration()) + "/" + tq.getSpec().getScope(), plan,
-          plan.limitInForce(desired, old.getCalibration()), source(tq, cluster), now);
+          plan.limitInForce(desired, old.getCalibration()), CalibrationSources.of(tq.getSpec(), cluster, prometheus), now);
       desired = plan.apply(desired, out.limit());
       calibrationStatus(tq, old, st, plan, out, gen, now);
       nextPeriod = out.until(now).plusMillis(50);
@@ -198,45 +194,6 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
       retry = nextPeriod;
     }
     return finish(tq, context, old, st, gen, retry);
-  }
-
-  /** Measures one calibration period from HBase's per-user RegionServer metrics or from Prometheus. */
-  private CalibrationLoops.Source source(TenantQuota tq, ClusterState cluster) {
-    CalibrationSpec c = tq.getSpec().getCalibration();
-    if (c.getSource() == CalibrationSpec.Source.Prometheus) {
-      CalibrationSpec.PrometheusSource p = c.getPrometheus();
-      return (window, t) -> {
-        try {
-          double ops = prometheus.query(p.getUrl(), p.getQuery());
-          if (Double.isNaN(ops)) {
-            return CalibrationLoops.Measurement.failed("the Prometheus query returned no sample");
-          }
-          double share = Double.NaN;
-          if (p.getThrottledQuery() != null && !p.getThrottledQuery().isBlank()) {
-            double throttled = prometheus.query(p.getUrl(), p.getThrottledQuery());
-            share = Double.isNaN(throttled) ? 0 : ops + throttled == 0 ? 0 : throttled / (ops + throttled);
-          }
-          return CalibrationLoops.Measurement.of(new Observation(ops, share));
-        } catch (IOException e) {
-          return CalibrationLoops.Measurement.failed("Prometheus: " + e.getMessage());
-        }
-      };
-    }
-    Set<String> ops = switch (c.getOperations() == null ? CalibrationSpec.Operations.all : c.getOperations()) {
-      case reads -> UserOperations.READS;
-      case writes -> UserOperations.WRITES;
-      case all -> UserOperations.ALL;
-    };
-    String user = tq.getSpec().getSubject().getUser();
-    return (window, t) -> {
-      try {
-        RateWindow.Result r = window.next(cluster.userCounters(user, ops));
-        return r.usable() ? CalibrationLoops.Measurement.of(r.observation())
-            : CalibrationLoops.Measurement.failed(r.problem());
-      } catch (IOException e) {
-        return CalibrationLoops.Measurement.failed("RegionServer metrics: " + Errors.rootMessage(e));
-      }
-    };
   }
 
   private void calibrationStatus(TenantQuota tq, TenantQuotaStatus old, TenantQuotaStatus st, CalibrationPlan plan,

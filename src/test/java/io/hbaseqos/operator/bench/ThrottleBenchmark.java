@@ -1,13 +1,12 @@
 package io.hbaseqos.operator.bench;
 
 import static io.hbaseqos.operator.support.Resources.cluster;
+import static io.hbaseqos.operator.support.Resources.readsCalibration;
 import static io.hbaseqos.operator.support.Resources.t;
 import static io.hbaseqos.operator.support.Resources.tenant;
 import static io.hbaseqos.operator.support.Resources.user;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.hbaseqos.operator.api.CalibrationSpec;
-import io.hbaseqos.operator.api.HBaseCluster;
 import io.hbaseqos.operator.api.TenantQuota;
 import io.hbaseqos.operator.quota.ThrottleKind;
 import io.hbaseqos.operator.support.KubeApi;
@@ -97,17 +96,9 @@ public final class ThrottleBenchmark {
     String ns = KubeApi.newNamespace("bench-throttle");
     try (OperatorHarness operator = new OperatorHarness(k8s)) {
       k8s.resource(cluster(ns, "hb", hbase.connectionSpec(), "30s")).create();
-      long deadline = System.currentTimeMillis() + 60_000;
-      while (System.currentTimeMillis() < deadline && !ready(k8s, ns)) {
-        Thread.sleep(250);
-      }
+      KubeApi.awaitClusterReady(ns, "hb");
       TenantQuota tq = tenant(ns, "t", "hb", user(load.tUser), t(ThrottleKind.READ_NUMBER, target + "req/sec"));
-      CalibrationSpec c = new CalibrationSpec();
-      c.setTargetOpsPerSecond(target);
-      c.setOperations(CalibrationSpec.Operations.reads);
-      c.setPeriod(period + "s");
-      c.setTolerancePercent(tolerance);
-      tq.getSpec().setCalibration(c);
+      tq.getSpec().setCalibration(readsCalibration(target, period, tolerance));
       k8s.resource(tq).create();
       System.out.printf(Locale.ROOT, "%n# calibration loop: target %d ops/s for T, starting from the static limit "
           + "%d req/s, period %d s, tolerance %.0f%%%n", target, target, period, tolerance);
@@ -125,9 +116,4 @@ public final class ThrottleBenchmark {
     }
   }
 
-  static boolean ready(KubernetesClient k8s, String ns) {
-    HBaseCluster c = k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").get();
-    return c != null && c.getStatus() != null
-        && c.getStatus().condition("Ready").map(x -> "True".equals(x.getStatus())).orElse(false);
-  }
 }

@@ -80,7 +80,7 @@ public final class EmbeddedDemo {
     TenantQuota tq = k8s.resources(TenantQuota.class).inNamespace(ns).withName("dashboards").get();
     double target = tq.getSpec().getCalibration().getTargetOpsPerSecond();
     double tolerance = tq.getSpec().getCalibration().getTolerancePercent();
-    int period = Integer.parseInt(tq.getSpec().getCalibration().getPeriod().replace("s", ""));
+    int period = (int) io.hbaseqos.operator.calibration.CalibrationPlan.of(tq.getSpec()).period().toSeconds();
     step("calibration: YCSB readers as 'dashboards' (target " + (long) target + " reads/s) and as 'adhoc' "
         + "(no quota); one row per " + period + " s period");
     try (TwoTenants load = TwoTenants.start(hbase.clientConfiguration(), "demo_usertable", 5000, "adhoc",

@@ -1,6 +1,7 @@
 package io.hbaseqos.operator.it;
 
 import static io.hbaseqos.operator.support.Resources.cluster;
+import static io.hbaseqos.operator.support.Resources.readsCalibration;
 import static io.hbaseqos.operator.support.Resources.t;
 import static io.hbaseqos.operator.support.Resources.tenant;
 import static io.hbaseqos.operator.support.Resources.user;
@@ -9,7 +10,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hbaseqos.operator.api.CalibrationSpec;
-import io.hbaseqos.operator.api.HBaseCluster;
 import io.hbaseqos.operator.api.TenantQuota;
 import io.hbaseqos.operator.quota.ThrottleKind;
 import io.hbaseqos.operator.support.KubeApi;
@@ -51,11 +51,7 @@ class CalibrationIT {
     operator = new OperatorHarness(k8s);
     ns = KubeApi.newNamespace("cal");
     k8s.resource(cluster(ns, "hb", StandaloneHBase.shared().connectionSpec(), "30s")).create();
-    await().atMost(60, TimeUnit.SECONDS).until(() -> {
-      HBaseCluster c = k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").get();
-      return c.getStatus() != null && c.getStatus().condition("Ready").map(x -> "True".equals(x.getStatus()))
-          .orElse(false);
-    });
+    KubeApi.awaitClusterReady(ns, "hb");
   }
 
   @AfterAll
@@ -75,11 +71,7 @@ class CalibrationIT {
   static void calibrate(String name, TwoTenants load, long target, long startLimit, Consumer<CalibrationSpec> source)
       throws Exception {
     TenantQuota tq = tenant(ns, name, "hb", user(load.tUser), t(ThrottleKind.READ_NUMBER, startLimit + "req/sec"));
-    CalibrationSpec c = new CalibrationSpec();
-    c.setTargetOpsPerSecond(target);
-    c.setOperations(CalibrationSpec.Operations.reads);
-    c.setPeriod(PERIOD_S + "s");
-    c.setTolerancePercent(TOLERANCE_PCT);
+    CalibrationSpec c = readsCalibration(target, PERIOD_S, TOLERANCE_PCT);
     source.accept(c);
     tq.getSpec().setCalibration(c);
     k8s.resource(tq).create();
@@ -102,6 +94,7 @@ class CalibrationIT {
     // the limit HBase holds is the loop's
     assertThat(done.getStatus().getSummary()).contains("READ_NUMBER=" + done.getStatus().getCalibration().getLimit());
     assertThat(load.tFailed()).as("no operation of T ran out of retries").isZero();
+
   }
 
   @Test
@@ -147,11 +140,7 @@ class CalibrationIT {
     try {
       k8s.resource(cluster(ns, "bare", bare.connectionSpec(), "30s")).create();
       TenantQuota tq = tenant(ns, "blind", "bare", user("blind-" + ns), t(ThrottleKind.READ_NUMBER, "700req/sec"));
-      CalibrationSpec c = new CalibrationSpec();
-      c.setTargetOpsPerSecond(1000L);
-      c.setOperations(CalibrationSpec.Operations.reads);
-      c.setPeriod("10s");
-      tq.getSpec().setCalibration(c);
+      tq.getSpec().setCalibration(readsCalibration(1000, 10, 3));
       k8s.resource(tq).create();
       await().atMost(90, TimeUnit.SECONDS).untilAsserted(() -> {
         TenantQuota now = k8s.resources(TenantQuota.class).inNamespace(ns).withName("blind").get();

@@ -61,14 +61,7 @@ class TenantQuotaIT {
     ns = KubeApi.newNamespace("tq");
     NAMESPACES.add(ns);
     k8s.resource(cluster(ns, "hb", StandaloneHBase.shared().connectionSpec(), "2s")).create();
-    awaitClusterReady(ns, "hb");
-  }
-
-  static void awaitClusterReady(String ns, String name) {
-    await().atMost(60, TimeUnit.SECONDS).until(() -> {
-      HBaseCluster c = k8s.resources(HBaseCluster.class).inNamespace(ns).withName(name).get();
-      return c.getStatus() != null && c.getStatus().condition("Ready").map(x -> "True".equals(x.getStatus())).orElse(false);
-    });
+    KubeApi.awaitClusterReady(ns, "hb");
   }
 
   TenantQuota get(String name) {
@@ -321,7 +314,7 @@ class TenantQuotaIT {
   void deletionWaitsForAnUnreachableClusterUntilReleasedByAnnotation() {
     // a cluster resource of its own, so that moving it away does not disturb the other tests
     k8s.resource(cluster(ns, "breakable", StandaloneHBase.shared().connectionSpec(), "2s")).create();
-    awaitClusterReady(ns, "breakable");
+    KubeApi.awaitClusterReady(ns, "breakable");
     String u = "mona-" + ns;
     k8s.resource(tenant(ns, "mona", "breakable", user(u), t(ThrottleKind.REQUEST_NUMBER, "10req/sec"))).create();
     awaitReady("mona");

@@ -148,6 +148,16 @@ public final class KubeApi {
             .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
   }
 
+  /** Waits (up to 60 s) until the HBaseCluster reports Ready=True. */
+  public static void awaitClusterReady(String ns, String name) {
+    org.awaitility.Awaitility.await().atMost(60, TimeUnit.SECONDS).until(() -> {
+      io.hbaseqos.operator.api.HBaseCluster c = client().resources(io.hbaseqos.operator.api.HBaseCluster.class)
+          .inNamespace(ns).withName(name).get();
+      return c != null && c.getStatus() != null
+          && c.getStatus().condition("Ready").map(x -> "True".equals(x.getStatus())).orElse(false);
+    });
+  }
+
   /** Runs hack/k8s-binaries.sh when the binaries are not cached yet (builds them from the Go module proxy). */
   static void ensureBinaries() {
     Path dir = Paths.k8sBinDir();

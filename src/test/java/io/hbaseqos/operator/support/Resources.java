@@ -41,6 +41,17 @@ public final class Resources {
     return tq;
   }
 
+  /** A calibration toward {@code target} reads/s, measured from HBase unless the caller changes the source. */
+  public static io.hbaseqos.operator.api.CalibrationSpec readsCalibration(long target, int periodSeconds,
+      double tolerancePercent) {
+    io.hbaseqos.operator.api.CalibrationSpec c = new io.hbaseqos.operator.api.CalibrationSpec();
+    c.setTargetOpsPerSecond(target);
+    c.setOperations(io.hbaseqos.operator.api.CalibrationSpec.Operations.reads);
+    c.setPeriod(periodSeconds + "s");
+    c.setTolerancePercent(tolerancePercent);
+    return c;
+  }
+
   public static ThrottleSpec t(ThrottleKind kind, String limit) {
     return ThrottleSpec.shell(kind, limit);
   }

@@ -1,0 +1,58 @@
+package io.hbaseqos.operator.reconciler;
+
+import io.hbaseqos.operator.api.CalibrationSpec;
+import io.hbaseqos.operator.api.TenantQuotaSpec;
+import io.hbaseqos.operator.calibration.CalibrationLoops;
+import io.hbaseqos.operator.calibration.Observation;
+import io.hbaseqos.operator.calibration.RateWindow;
+import io.hbaseqos.operator.cluster.ClusterState;
+import io.hbaseqos.operator.cluster.Errors;
+import io.hbaseqos.operator.hbase.UserOperations;
+import io.hbaseqos.operator.metrics.PrometheusClient;
+import java.io.IOException;
+import java.util.Set;
+
+/** Where a calibrated tenant's observed rate comes from: the adapters behind {@link CalibrationLoops.Source}. */
+final class CalibrationSources {
+  private CalibrationSources() {}
+
+  /** Measures one calibration period from HBase's per-user RegionServer metrics or from Prometheus. */
+  static CalibrationLoops.Source of(TenantQuotaSpec spec, ClusterState cluster, PrometheusClient prometheus) {
+    CalibrationSpec c = spec.getCalibration();
+    if (c.getSource() == CalibrationSpec.Source.Prometheus) {
+      CalibrationSpec.PrometheusSource p = c.getPrometheus();
+      return (window, t) -> {
+        try {
+          double ops = prometheus.query(p.getUrl(), p.getQuery());
+          if (Double.isNaN(ops)) {
+            return CalibrationLoops.Measurement.failed("the Prometheus query returned no sample");
+          }
+          double share = Double.NaN;
+          if (p.getThrottledQuery() != null && !p.getThrottledQuery().isBlank()) {
+            double throttled = prometheus.query(p.getUrl(), p.getThrottledQuery());
+            share = Double.isNaN(throttled) ? 0 : ops + throttled == 0 ? 0 : throttled / (ops + throttled);
+          }
+          return CalibrationLoops.Measurement.of(new Observation(ops, share));
+        } catch (IOException e) {
+          return CalibrationLoops.Measurement.failed("Prometheus: " + e.getMessage());
+        }
+      };
+    }
+    Set<String> ops = switch (c.getOperations() == null ? CalibrationSpec.Operations.all : c.getOperations()) {
+      case reads -> UserOperations.READS;
+      case writes -> UserOperations.WRITES;
+      case all -> UserOperations.ALL;
+    };
+    String user = spec.getSubject().getUser();
+    return (window, t) -> {
+      try {
+        RateWindow.Result r = window.next(cluster.userCounters(user, ops));
+        return r.usable() ? CalibrationLoops.Measurement.of(r.observation())
+            : CalibrationLoops.Measurement.failed(r.problem());
+      } catch (IOException e) {
+        return CalibrationLoops.Measurement.failed("RegionServer metrics: " + Errors.rootMessage(e));
+      }
+    };
+  }
+
+}
