@@ -11,6 +11,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hbaseqos.operator.api.CalibrationSpec;
 import io.hbaseqos.operator.api.TenantQuota;
+import io.hbaseqos.operator.cluster.ClusterRegistry;
 import io.hbaseqos.operator.quota.ThrottleKind;
 import io.hbaseqos.operator.support.KubeApi;
 import io.hbaseqos.operator.support.OperatorHarness;
@@ -95,6 +96,19 @@ class CalibrationIT {
     assertThat(done.getStatus().getSummary()).contains("READ_NUMBER=" + done.getStatus().getCalibration().getLimit());
     assertThat(load.tFailed()).as("no operation of T ran out of retries").isZero();
 
+    // and holds it: three more periods within the tolerance, without a move or a quota write
+    String key = ClusterRegistry.clusterKey(ns, "hb");
+    long writes = operator.hbaseCalls(key, "setQuota");
+    for (int p = 1; p <= 3; p++) {
+      TwoTenants.Sample s = load.measure(PERIOD_S);
+      System.out.printf(Locale.ROOT, "calibration IT %s: holding, period +%d: T %.0f ops/s (%+.1f%%)%n", name, p,
+          s.tOps(), (s.tOps() / target - 1) * 100);
+      assertThat(Math.abs(s.tOps() / target - 1) * 100).as("held period %d", p).isLessThanOrEqualTo(TOLERANCE_PCT);
+    }
+    TenantQuota held = k8s.resources(TenantQuota.class).inNamespace(ns).withName(name).get();
+    assertThat(held.getStatus().getCalibration().getMoves()).isEqualTo(done.getStatus().getCalibration().getMoves());
+    assertThat(held.getStatus().getCalibration().getLimit()).isEqualTo(done.getStatus().getCalibration().getLimit());
+    assertThat(operator.hbaseCalls(key, "setQuota")).as("a converged loop writes nothing to HBase").isEqualTo(writes);
   }
 
   @Test
