@@ -41,7 +41,18 @@ import org.apache.hadoop.hbase.quotas.ThrottleType;
 public final class ThrottleBenchmark {
   private ThrottleBenchmark() {}
 
-  public static void main(String[] args) throws Exception {
+  public static void main(String[] args) {
+    int rc = 0;
+    try {
+      run(args);
+    } catch (Throwable t) {
+      t.printStackTrace();
+      rc = 1;
+    }
+    System.exit(rc); // the load threads and the API server must not keep the JVM alive
+  }
+
+  static void run(String[] args) throws Exception {
     Map<String, String> o = SyncBenchmark.options(args);
     int threads = Integer.parseInt(o.getOrDefault("threads", "2"));
     int seconds = Integer.parseInt(o.getOrDefault("seconds", "15"));
@@ -82,7 +93,6 @@ public final class ThrottleBenchmark {
     } finally {
       hbase.close();
     }
-    System.exit(0);
   }
 
   static void row(String throttle, TwoTenants.Sample s) {
