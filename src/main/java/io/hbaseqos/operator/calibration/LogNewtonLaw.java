@@ -20,12 +20,12 @@ package io.hbaseqos.operator.calibration;
  * <p>Real throttles are not smooth: HBase's default rate limiter refills in whole milliseconds, so
  * under a saturating client the achieved rate climbs in steps of about 1000 req/s per RegionServer.
  * The law therefore remembers the closest limits known to give too little and too much (a bracket
- * around the target). Once the loop has crossed the target twice, a proposal at or beyond either end
- * (the local slope misleads there) is replaced by the bracket's middle, so a limit cycle becomes a
- * bisection. When
- * the bracket is narrower than {@link #MIN_BRACKET} (or one req/s) the target lies on a step the
- * plant cannot stop on: the law holds the end whose rate is nearer the target, reports Converged
- * with the nearest achievable rate, and writes nothing more until the rate there changes.
+ * around the target). Once the loop has crossed the target {@link #CYCLE} times (fewer would let
+ * noise on a smooth plant trigger it), a proposal at or beyond either end (the local slope misleads
+ * there) is replaced by the bracket's middle, so a limit cycle becomes a bisection. When the
+ * bracket is narrower than {@link #MIN_BRACKET} (or one req/s) the target lies on a step the plant
+ * cannot stop on: the law holds the end measured nearer the target, reports Converged with the
+ * nearest achievable rate, and writes nothing more until the rate there changes.
  *
  * <p>Guard rails: at most {@code maxStep} per period; min/max clamps; missing or absurd metrics
  * hold the last limit (never zero, never unlimited); and a demand guard: below target while HBase
