@@ -43,9 +43,13 @@ public final class LogNewtonLaw implements ControlLaw {
    * refill holds a tenant at its limit, which on HBase 2.6.4 measured 0.6% of its requests.
    */
   static final double NOT_BINDING = 0.001;
-  /** Gain of a move from outside the band; the first move up, with only the prior, is more careful. */
+  /**
+   * Gain of a move from outside the band; the first move, made with only the prior elasticity, is
+   * more careful either way (a full first step down can land where the curve is flat, and the
+   * secant learnt there then misleads).
+   */
   static final double GAIN = 0.85;
-  static final double GAIN_FIRST_UP = 0.6;
+  static final double GAIN_FIRST = 0.6;
   /** Prior noise (standard deviation of ln y between periods) and how many periods it is worth. */
   static final double PRIOR_NOISE = 0.02;
   static final double PRIOR_NOISE_WEIGHT = 2;
@@ -245,7 +249,7 @@ public final class LogNewtonLaw implements ControlLaw {
     if (crossings >= CYCLE && bracketed() && (highL - lowL < MIN_BRACKET || Math.exp(highL) - Math.exp(lowL) < 1)) {
       return holdNearest(limit, u);
     }
-    double gain = err > 0 && !learnt ? GAIN_FIRST_UP : GAIN;
+    double gain = !learnt ? GAIN_FIRST : GAIN;
     double step = Math.max(-Math.log(s.maxStep()), Math.min(Math.log(s.maxStep()), gain * err / elasticity));
     double next = s.clamp(limit * Math.exp(inBracket(u + step) - u));
     if (next == limit) {

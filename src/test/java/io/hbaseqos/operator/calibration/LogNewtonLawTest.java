@@ -201,4 +201,19 @@ class LogNewtonLawTest {
     ControlLaw.Step last = law.next(r.periods().get(59).limit(), new Observation(5290, 0.5));
     assertThat(last.reason()).contains("between steps of the throttle").contains("holding the nearest");
   }
+
+  /**
+   * The issue's goals as the command line checks them by default (seed 1, 2% noise, 30 periods): on
+   * both reference curves every goal holds, for steady load and for a demand drop and return.
+   */
+  @ParameterizedTest
+  @CsvSource({"read, 2000", "scan, 600"})
+  void theDefaultRunMeetsEveryGoalOnBothReferenceCurves(String curveName, double target) throws Exception {
+    for (Scenario sc : new Scenario[] {Scenario.steady, Scenario.demandDrop}) {
+      Simulation.Result r = run(curveName, target, sc, 1, 0.02);
+      assertThat(Goals.met(r, sc.name())).as("%s %s: settle %d, overshoot %.1f%%, steady error %.1f%%, writes after "
+          + "converged %d, windup %.2f, recovery %d", curveName, sc, r.settlePeriods(), r.overshootPct(),
+          r.steadyErrorPct(), r.writesAfterConverged(), r.windupRatio(), r.recoveryPeriods()).isTrue();
+    }
+  }
 }
