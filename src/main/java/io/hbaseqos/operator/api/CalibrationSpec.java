@@ -50,12 +50,15 @@ public class CalibrationSpec {
   @Default("4")
   @Min(1.05)
   @Max(100)
+  // the API server compares an integer against a fractional minimum truncated (1 >= 1.05 passes); CEL does not
+  @ValidationRule(value = "self >= 1.05", message = "calibration.maxStep must be at least 1.05")
   @JsonPropertyDescription("Largest change of the limit in one period, as a factor (4 = at most 4x up or down to a quarter).")
   private Double maxStep = 4.0;
 
   @Default("3")
   @Min(0.5)
   @Max(25)
+  @ValidationRule(value = "self >= 0.5", message = "calibration.tolerancePercent must be at least 0.5")
   @JsonPropertyDescription("Band around the target, in percent, inside which the limit is left alone.")
   private Double tolerancePercent = 3.0;
 

@@ -137,6 +137,8 @@ public final class DesiredQuotas {
     }
     if (c.getPeriod() != null && !c.getPeriod().matches("^[1-9][0-9]*(s|m)$")) {
       errors.add(new InvalidSpecException(f + ".period", "must look like 30s or 1m"));
+    } else if (c.getPeriod() != null && Durations.parse(c.getPeriod(), null).toSeconds() < 10) {
+      errors.add(new InvalidSpecException(f + ".period", "must be at least 10s"));
     }
     boolean prometheus = c.getSource() == io.hbaseqos.operator.api.CalibrationSpec.Source.Prometheus;
     if (prometheus && (c.getPrometheus() == null || c.getPrometheus().getUrl() == null

@@ -91,10 +91,49 @@ class CrdValidationIT {
   })
   void invalidTenantQuotasAreRejected(String what, String subject, String throttles, String message) {
     String name = "bad-" + Integer.toHexString(what.hashCode());
-    assertThatThrownBy(() -> create(tenant(name, subject, throttles, null)))
-        .isInstanceOf(KubernetesClientException.class).hasMessageContaining(message);
+    assertRefused(name, tenant(name, subject, throttles, null), message);
+  }
+
+  /** The API server refuses the resource with {@code message} and stores nothing. */
+  static void assertRefused(String name, String yaml, String message) {
+    assertThatThrownBy(() -> create(yaml)).isInstanceOf(KubernetesClientException.class).hasMessageContaining(message);
     assertThat(k8s.genericKubernetesResources("hbaseqos.io/v1alpha1", "TenantQuota").inNamespace(ns).withName(name).get())
         .isNull();
+  }
+
+  @Test
+  void aCalibratedTenantQuotaIsAcceptedAndDefaulted() {
+    GenericKubernetesResource r = create(tenant("cal-ok", "{user: alice}", "[]", "calibration: {targetOpsPerSecond: 2000}"));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> c = (Map<String, Object>) ((Map<String, Object>) r.getAdditionalProperties().get("spec"))
+        .get("calibration");
+    assertThat(c).containsEntry("operations", "all").containsEntry("source", "HBase").containsEntry("period", "30s")
+        .containsEntry("minLimit", 1).containsEntry("maxLimit", 1000000000).containsEntry("maxStep", 4)
+        .containsEntry("tolerancePercent", 3);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "no target | {user: a} | calibration: {operations: reads} | spec.calibration.targetOpsPerSecond: Required value",
+      "zero target | {user: a} | calibration: {targetOpsPerSecond: 0} | should be greater than or equal to 1",
+      "enormous target | {user: a} | calibration: {targetOpsPerSecond: 2000000000} | should be less than or equal to",
+      "min above max | {user: a} | 'calibration: {targetOpsPerSecond: 10, minLimit: 500, maxLimit: 100}' | calibration.minLimit must not exceed calibration.maxLimit",
+      "zero min | {user: a} | 'calibration: {targetOpsPerSecond: 10, minLimit: 0}' | should be greater than or equal to 1",
+      "step of 1 | {user: a} | 'calibration: {targetOpsPerSecond: 10, maxStep: 1}' | calibration.maxStep must be at least 1.05",
+      "step below 1 | {user: a} | 'calibration: {targetOpsPerSecond: 10, maxStep: 0.5}' | should be greater than or equal to 1.05",
+      "tolerance 0 | {user: a} | 'calibration: {targetOpsPerSecond: 10, tolerancePercent: 0}' | calibration.tolerancePercent must be at least 0.5",
+      "tolerance 50% | {user: a} | 'calibration: {targetOpsPerSecond: 10, tolerancePercent: 50}' | should be less than or equal to 25",
+      "period under 10s | {user: a} | 'calibration: {targetOpsPerSecond: 10, period: 5s}' | calibration.period must be at least 10s",
+      "period without unit | {user: a} | 'calibration: {targetOpsPerSecond: 10, period: \"30\"}' | should match",
+      "unknown operations | {user: a} | 'calibration: {targetOpsPerSecond: 10, operations: scans}' | Unsupported value: \"scans\"",
+      "unknown source | {user: a} | 'calibration: {targetOpsPerSecond: 10, source: Graphite}' | Unsupported value: \"Graphite\"",
+      "HBase source on a table | {table: t} | calibration: {targetOpsPerSecond: 10} | calibration from HBase metrics needs a user subject",
+      "Prometheus without query | {table: t} | 'calibration: {targetOpsPerSecond: 10, source: Prometheus}' | source Prometheus needs calibration.prometheus",
+      "Prometheus url not http | {table: t} | 'calibration: {targetOpsPerSecond: 10, source: Prometheus, prometheus: {url: \"ftp://p\", query: up}}' | should match",
+  })
+  void invalidCalibrationsAreRejected(String what, String subject, String calibration, String message) {
+    String name = "badcal-" + Integer.toHexString(what.hashCode());
+    assertRefused(name, tenant(name, subject, "[]", calibration), message);
   }
 
   @Test

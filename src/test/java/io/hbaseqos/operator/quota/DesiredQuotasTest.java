@@ -106,4 +106,48 @@ class DesiredQuotasTest {
     assertThatThrownBy(() -> Durations.parse("30", null)).hasMessageContaining("not a duration");
     assertThatThrownBy(() -> Durations.parse("1d", null)).hasMessageContaining("not a duration");
   }
+
+  /**
+   * A calibration the schema would refuse (a resource stored before the schema had these rules):
+   * the operator names every bad field and nothing is derived from it.
+   */
+  @Test
+  void badCalibrationsNameTheirFields() {
+    io.hbaseqos.operator.api.CalibrationSpec c = new io.hbaseqos.operator.api.CalibrationSpec();
+    c.setTargetOpsPerSecond(0L);
+    c.setMinLimit(500L);
+    c.setMaxLimit(100L);
+    c.setMaxStep(1.0);
+    c.setTolerancePercent(60.0);
+    c.setPeriod("5s");
+    TenantQuotaSpec s = spec(new QuotaSubject(null, null, "t1"));
+    s.setCalibration(c);
+    assertThatThrownBy(() -> DesiredQuotas.from(s)).isInstanceOf(DesiredQuotas.Invalid.class)
+        .hasMessageContaining("spec.calibration.targetOpsPerSecond: must be between 1 and 1000000000")
+        .hasMessageContaining("spec.calibration.minLimit: must be at least 1 and not above maxLimit")
+        .hasMessageContaining("spec.calibration.maxStep: must be between 1.05 and 100")
+        .hasMessageContaining("spec.calibration.tolerancePercent: must be between 0.5 and 25")
+        .hasMessageContaining("spec.calibration.period: must be at least 10s")
+        .hasMessageContaining("spec.calibration.source: HBase metrics count operations per user");
+
+    c.setTargetOpsPerSecond(100L);
+    c.setMinLimit(1L);
+    c.setMaxLimit(1000L);
+    c.setMaxStep(4.0);
+    c.setTolerancePercent(3.0);
+    c.setPeriod("30");
+    c.setSource(io.hbaseqos.operator.api.CalibrationSpec.Source.Prometheus);
+    assertThatThrownBy(() -> DesiredQuotas.from(s)).isInstanceOf(DesiredQuotas.Invalid.class)
+        .hasMessageContaining("spec.calibration.period: must look like 30s or 1m")
+        .hasMessageContaining("spec.calibration.prometheus: source Prometheus needs url and query");
+  }
+
+  @Test
+  void aValidCalibrationNeedsNoThrottleOfItsOwn() throws Exception {
+    io.hbaseqos.operator.api.CalibrationSpec c = new io.hbaseqos.operator.api.CalibrationSpec();
+    c.setTargetOpsPerSecond(2000L);
+    TenantQuotaSpec s = spec(new QuotaSubject("alice", null, null));
+    s.setCalibration(c);
+    assertThat(DesiredQuotas.from(s).throttles()).isEmpty();
+  }
 }
