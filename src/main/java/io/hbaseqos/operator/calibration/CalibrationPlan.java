@@ -3,6 +3,7 @@ package io.hbaseqos.operator.calibration;
 import io.hbaseqos.operator.api.CalibrationSpec;
 import io.hbaseqos.operator.api.CalibrationStatus;
 import io.hbaseqos.operator.api.TenantQuotaSpec;
+import io.hbaseqos.operator.quota.Durations;
 import io.hbaseqos.operator.quota.Limit;
 import io.hbaseqos.operator.quota.SubjectQuota;
 import io.hbaseqos.operator.quota.ThrottleKind;
@@ -27,17 +28,9 @@ public record CalibrationPlan(ThrottleKind kind, Settings settings, Duration per
     double max = c.getMaxLimit() == null ? 1e9 : c.getMaxLimit();
     Settings s = new Settings(c.getTargetOpsPerSecond(), min, max, c.getMaxStep() == null ? 4 : c.getMaxStep(),
         (c.getTolerancePercent() == null ? 3 : c.getTolerancePercent()) / 100);
-    return new CalibrationPlan(kind, s, period(c.getPeriod()), spec.getScope() == TenantQuotaSpec.Scope.CLUSTER
-        ? Limit.Scope.CLUSTER : Limit.Scope.MACHINE);
-  }
-
-  static Duration period(String p) {
-    if (p == null || p.isBlank()) {
-      return Duration.ofSeconds(30);
-    }
-    long n = Long.parseLong(p.substring(0, p.length() - 1));
-    Duration d = p.endsWith("m") ? Duration.ofMinutes(n) : Duration.ofSeconds(n);
-    return d.compareTo(Duration.ofSeconds(10)) < 0 ? Duration.ofSeconds(10) : d;
+    // the schema and DesiredQuotas refuse periods under 10s before a plan is made
+    return new CalibrationPlan(kind, s, Durations.parse(c.getPeriod(), Duration.ofSeconds(30)),
+        spec.getScope() == TenantQuotaSpec.Scope.CLUSTER ? Limit.Scope.CLUSTER : Limit.Scope.MACHINE);
   }
 
   /** The limit (req/sec) in force: the loop's last one, else the spec's throttle of this type, else the target. */

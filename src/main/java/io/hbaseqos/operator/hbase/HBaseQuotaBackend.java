@@ -40,8 +40,9 @@ public final class HBaseQuotaBackend implements QuotaBackend {
 
   private HBaseQuotaBackend(Connection connection, boolean https) {
     this.connection = connection;
-    this.refreshPeriods = new InfoServerConf(ServerConf.REFRESH_PERIOD_KEY, https, Clock.systemUTC());
-    this.jmx = new RegionServerJmx(https, Clock.systemUTC());
+    InfoServerHttp http = new InfoServerHttp(https, InfoServerConf.TIMEOUT);
+    this.refreshPeriods = new InfoServerConf(ServerConf.REFRESH_PERIOD_KEY, http, Clock.systemUTC());
+    this.jmx = new RegionServerJmx(http, Clock.systemUTC());
   }
 
   /**
@@ -167,23 +168,25 @@ public final class HBaseQuotaBackend implements QuotaBackend {
       ClusterMetrics m = admin.getClusterMetrics(EnumSet.of(ClusterMetrics.Option.HBASE_VERSION,
           ClusterMetrics.Option.CLUSTER_ID, ClusterMetrics.Option.LIVE_SERVERS));
       boolean quotas = admin.tableExists(QUOTA_TABLE);
-      Map<String, Map.Entry<String, Integer>> servers = new LinkedHashMap<>();
-      m.getLiveServerMetrics().forEach((name, sm) ->
-          servers.put(name.getServerName(), Map.entry(name.getHostname(), sm.getInfoServerPort())));
       return new ClusterInfo(m.getHBaseVersion(), m.getClusterId(), m.getLiveServerMetrics().size(),
-          admin.isRpcThrottleEnabled(), quotas, refreshPeriods.read(servers));
+          admin.isRpcThrottleEnabled(), quotas, refreshPeriods.read(infoServers(m)));
     }
+  }
+
+  /** Live RegionServers: server name (host,port,startcode) to host and info port. */
+  private static Map<String, Map.Entry<String, Integer>> infoServers(ClusterMetrics m) {
+    Map<String, Map.Entry<String, Integer>> servers = new LinkedHashMap<>();
+    m.getLiveServerMetrics().forEach((name, sm) ->
+        servers.put(name.getServerName(), Map.entry(name.getHostname(), sm.getInfoServerPort())));
+    return servers;
   }
 
   @Override
   public CounterReading userCounters(String user, Set<String> ops) throws IOException {
     return jmx.userCounters(() -> {
-      Map<String, Map.Entry<String, Integer>> servers = new LinkedHashMap<>();
       try (Admin admin = connection.getAdmin()) {
-        admin.getClusterMetrics(EnumSet.of(ClusterMetrics.Option.LIVE_SERVERS)).getLiveServerMetrics().forEach(
-            (name, sm) -> servers.put(name.getServerName(), Map.entry(name.getHostname(), sm.getInfoServerPort())));
+        return infoServers(admin.getClusterMetrics(EnumSet.of(ClusterMetrics.Option.LIVE_SERVERS)));
       }
-      return servers;
     }, user, ops);
   }
 

@@ -1,9 +1,6 @@
 package io.hbaseqos.operator.hbase;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
@@ -27,14 +24,13 @@ final class InfoServerConf {
   private record Known(ServerSetting setting, Instant at) {}
 
   private final String key;
-  private final String scheme;
+  private final InfoServerHttp http;
   private final Clock clock;
   private final Map<String, Known> known = new ConcurrentHashMap<>();
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
 
-  InfoServerConf(String key, boolean https, Clock clock) {
+  InfoServerConf(String key, InfoServerHttp http, Clock clock) {
     this.key = key;
-    this.scheme = https ? "https" : "http";
+    this.http = http;
     this.clock = clock;
   }
 
@@ -67,15 +63,13 @@ final class InfoServerConf {
       return ServerSetting.unreadable("info server disabled");
     }
     try {
-      HttpRequest req = HttpRequest.newBuilder(URI.create(scheme + "://" + host + ":" + port + "/conf?format=json"))
-          .timeout(TIMEOUT).header("Accept", "application/json").GET().build();
-      HttpResponse<String> resp = http.send(req, HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> resp = http.get(host, port, "/conf?format=json", TIMEOUT);
       if (resp.statusCode() != 200) {
         return ServerSetting.unreadable("HTTP " + resp.statusCode() + " from /conf");
       }
       return ServerSetting.of(ServerConf.property(resp.body(), key).orElse(null));
     } catch (IOException e) {
-      return ServerSetting.unreadable(e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+      return ServerSetting.unreadable(InfoServerHttp.describe(e));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return ServerSetting.unreadable("interrupted");

@@ -5,9 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hbaseqos.operator.calibration.CounterReading;
 import io.hbaseqos.operator.calibration.ServerCounters;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
@@ -46,14 +43,13 @@ final class RegionServerJmx {
   /** One server's two beans, as read. */
   record Beans(JsonNode users, JsonNode server, String problem) {}
 
-  private final String scheme;
+  private final InfoServerHttp http;
   private final Clock clock;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
   private Map<String, Beans> last = Map.of();
   private Instant lastAt = Instant.EPOCH;
 
-  RegionServerJmx(boolean https, Clock clock) {
-    this.scheme = https ? "https" : "http";
+  RegionServerJmx(InfoServerHttp http, Clock clock) {
+    this.http = http;
     this.clock = clock;
   }
 
@@ -92,8 +88,7 @@ final class RegionServerJmx {
       }
       return new Beans(users, bean(host, port, SERVER_BEAN), null);
     } catch (IOException e) {
-      return new Beans(null, null, "/jmx unreadable (" + e.getClass().getSimpleName()
-          + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")");
+      return new Beans(null, null, "/jmx unreadable (" + InfoServerHttp.describe(e) + ")");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return new Beans(null, null, "interrupted");
@@ -101,10 +96,8 @@ final class RegionServerJmx {
   }
 
   private JsonNode bean(String host, int port, String name) throws IOException, InterruptedException {
-    URI uri = URI.create(scheme + "://" + host + ":" + port + "/jmx?qry=" + name.replace(",", "%2C")
-        .replace("=", "%3D").replace(":", "%3A"));
-    HttpResponse<String> resp = http.send(HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET().build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> resp = http.get(host, port, "/jmx?qry=" + name.replace(",", "%2C").replace("=", "%3D")
+        .replace(":", "%3A"), TIMEOUT);
     if (resp.statusCode() != 200) {
       throw new IOException("HTTP " + resp.statusCode());
     }
