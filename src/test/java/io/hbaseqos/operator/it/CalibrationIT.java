@@ -10,6 +10,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hbaseqos.operator.api.CalibrationSpec;
+import io.hbaseqos.operator.api.CalibrationStatus;
 import io.hbaseqos.operator.api.TenantQuota;
 import io.hbaseqos.operator.cluster.ClusterRegistry;
 import io.hbaseqos.operator.quota.ThrottleKind;
@@ -181,5 +182,61 @@ class CalibrationIT {
           k8s.resources(TenantQuota.class).inNamespace(ns).withName("blind").get() == null);
       bare.close();
     }
+  }
+
+  /**
+   * The two states where the loop stops short of the target on purpose, on real load: T's limit
+   * capped by maxLimit far below what the target needs (AtBound: HBase throttles T, the limit stays
+   * at the cap), and U given a target five times what it asks for under a limit it never reaches
+   * (DemandLimited: nothing is throttled, so the limit is not raised, no wind-up).
+   */
+  @Test
+  void atItsMaximumTheLoopSaysAtBoundAndForATenantAskingLessItSaysDemandLimitedWithoutRaising() throws Exception {
+    try (TwoTenants load = load("bounds")) {
+      TwoTenants.Sample free = load.measure(8);
+      long t = Math.round(free.tOps());
+      long u = Math.round(free.uOps());
+      System.out.printf(Locale.ROOT, "calibration IT bounds: T %d ops/s, U %d ops/s unthrottled%n", t, u);
+      long cap = Math.max(1, t / 8);
+      TenantQuota capped = tenant(ns, "capped", "hb", user(load.tUser), t(ThrottleKind.READ_NUMBER, cap + "req/sec"));
+      CalibrationSpec c = readsCalibration(t / 2, PERIOD_S, TOLERANCE_PCT);
+      c.setMaxLimit(cap);
+      capped.getSpec().setCalibration(c);
+      TenantQuota asksLess = tenant(ns, "asks-less", "hb", user(load.uUser), t(ThrottleKind.READ_NUMBER,
+          3 * u + "req/sec"));
+      asksLess.getSpec().setCalibration(readsCalibration(5 * u, PERIOD_S, TOLERANCE_PCT));
+      k8s.resource(capped).create();
+      k8s.resource(asksLess).create();
+      await().atMost(90, TimeUnit.SECONDS).pollInterval(2, TimeUnit.SECONDS).untilAsserted(() -> {
+        assertThat(calibration("capped").getState()).isEqualTo("AtBound");
+        assertThat(calibration("asks-less").getState()).isEqualTo("DemandLimited");
+      });
+      // two more periods: both hold
+      load.measure(2 * PERIOD_S);
+      CalibrationStatus atBound = calibration("capped");
+      CalibrationStatus demand = calibration("asks-less");
+      System.out.printf(Locale.ROOT, "calibration IT bounds: capped %s at %d (observed %.0f, throttled %.1f%%: %s); "
+              + "asks-less %s at %d (observed %.0f, throttled %.1f%%: %s)%n", atBound.getState(), atBound.getLimit(),
+          atBound.getObservedOpsPerSecond(), atBound.getThrottledPercent(), atBound.getMessage(), demand.getState(),
+          demand.getLimit(), demand.getObservedOpsPerSecond(), demand.getThrottledPercent(), demand.getMessage());
+      assertThat(atBound.getState()).isEqualTo("AtBound");
+      assertThat(atBound.getLimit()).isEqualTo(cap);
+      assertThat(atBound.getThrottledPercent()).as("HBase refuses T's requests: the throttle binds (over the law's "
+          + "0.1%)").isGreaterThan(0.1);
+      assertThat(demand.getState()).isEqualTo("DemandLimited");
+      assertThat(demand.getLimit()).as("not raised toward 5x the demand").isEqualTo(3 * u);
+      assertThat(demand.getThrottledPercent()).isLessThan(0.1);
+      assertThat(k8s.resources(TenantQuota.class).inNamespace(ns).withName("capped").get().getStatus()
+          .condition("Calibrated").orElseThrow().getReason()).isEqualTo("AtBound");
+    } finally {
+      k8s.resources(TenantQuota.class).inNamespace(ns).withName("capped").delete();
+      k8s.resources(TenantQuota.class).inNamespace(ns).withName("asks-less").delete();
+    }
+  }
+
+  static CalibrationStatus calibration(String name) {
+    TenantQuota tq = k8s.resources(TenantQuota.class).inNamespace(ns).withName(name).get();
+    return tq.getStatus() == null || tq.getStatus().getCalibration() == null ? new CalibrationStatus()
+        : tq.getStatus().getCalibration();
   }
 }
