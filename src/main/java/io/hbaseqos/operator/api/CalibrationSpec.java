@@ -5,8 +5,8 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
-import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 
 /**
@@ -63,8 +63,11 @@ public class CalibrationSpec {
   private Double tolerancePercent = 3.0;
 
   @Default("30s")
-  @Pattern("^([1-9][0-9]*)(s|m)$")
-  @ValidationRule(value = "self.endsWith('m') || int(self.substring(0, self.size() - 1)) >= 10",
+  @Size(max = 8)
+  @ValidationRule(value = "self.matches('^[1-9][0-9]*(s|m)$')",
+      message = "calibration.period must be whole seconds or minutes, such as 30s or 1m")
+  @ValidationRule(value = "!self.matches('^[1-9][0-9]*(s|m)$') || self.endsWith('m') "
+      + "|| int(self.substring(0, self.size() - 1)) >= 10",
       message = "calibration.period must be at least 10s (the metrics window and HBase's quota reload need time)")
   @JsonPropertyDescription("How often the rate is measured and the limit may change (e.g. 30s, 1m; at least 10s).")
   private String period = "30s";
@@ -153,7 +156,8 @@ public class CalibrationSpec {
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public static class PrometheusSource {
     @Required
-    @Pattern("^https?://[^\\s]+$")
+    @ValidationRule(value = "self.matches('^https?://[^ ]+$')",
+        message = "prometheus.url must be an http:// or https:// URL, such as http://prometheus:9090")
     @JsonPropertyDescription("Base URL of the Prometheus HTTP API, e.g. http://prometheus.monitoring:9090.")
     private String url;
 

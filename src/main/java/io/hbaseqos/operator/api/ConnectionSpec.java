@@ -3,7 +3,6 @@ package io.hbaseqos.operator.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
-import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.ValidationRule;
 import java.util.LinkedHashMap;
@@ -12,12 +11,14 @@ import java.util.Map;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class ConnectionSpec {
   @Required
-  @Pattern("^[A-Za-z0-9.\\-]+(:[0-9]{1,5})?(,[A-Za-z0-9.\\-]+(:[0-9]{1,5})?)*$")
+  @ValidationRule(value = "self.matches('^[A-Za-z0-9.-]+(:[0-9]{1,5})?(,[A-Za-z0-9.-]+(:[0-9]{1,5})?)*$')",
+      message = "zookeeperQuorum must be host or host:port entries separated by commas, such as zk1:2181,zk2:2181")
   @JsonPropertyDescription("ZooKeeper quorum: comma-separated host or host:port (hbase.zookeeper.quorum).")
   private String zookeeperQuorum;
 
   @Default("/hbase")
-  @Pattern("^/[A-Za-z0-9_./-]*$")
+  @ValidationRule(value = "self.matches('^/[A-Za-z0-9_./-]*$')",
+      message = "znodeParent must be an absolute ZooKeeper path such as /hbase")
   @JsonPropertyDescription("Parent znode (zookeeper.znode.parent).")
   private String znodeParent = "/hbase";
 

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
-import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.ValidationRule;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class MastersSpec {
@@ -16,11 +16,12 @@ public class MastersSpec {
   private Integer replicas = 2;
 
   @Default("4g")
-  @Pattern("^[1-9][0-9]*(m|g|Mi|Gi)$")
+  @ValidationRule(value = "self.matches('^[1-9][0-9]*(m|g|Mi|Gi)$')",
+      message = "heap must be a size such as 4g, 4096m, 4Gi or 4096Mi")
   @JsonPropertyDescription("Heap per master.")
   private String heap = "4g";
 
-  @Pattern("^[0-9]+(\\.[0-9]+)?m?$")
+  @ValidationRule(value = "self.matches('^[0-9]+([.][0-9]+)?m?$')", message = "cpu must be like 2, 0.5 or 500m")
   @JsonPropertyDescription("CPU request per master.")
   private String cpu;
 

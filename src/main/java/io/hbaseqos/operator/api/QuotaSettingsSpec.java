@@ -3,7 +3,7 @@ package io.hbaseqos.operator.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
-import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.generator.annotation.Size;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,12 +22,20 @@ public class QuotaSettingsSpec {
   private Boolean enabled = Boolean.TRUE;
 
   @Default("30s")
-  @Pattern(DURATION_PATTERN)
+  @Size(max = 32)
+  @ValidationRule(value = "self.matches('" + QuotaSettingsSpec.DURATION_PATTERN + "')",
+      message = "must be a duration such as 30s, 1m30s or 500ms")
+  @ValidationRule(value = "!self.matches('" + QuotaSettingsSpec.DURATION_PATTERN + "') || self.matches('[1-9]')",
+      message = "must be longer than zero")
   @JsonPropertyDescription("hbase.quota.refresh.period the cluster runs with (HBase's own default is 12 h since 2.6.3; 30-60 s is recommended).")
   private String refreshPeriod = "30s";
 
   @Default("60s")
-  @Pattern(DURATION_PATTERN)
+  @Size(max = 32)
+  @ValidationRule(value = "self.matches('" + QuotaSettingsSpec.DURATION_PATTERN + "')",
+      message = "must be a duration such as 30s, 1m30s or 500ms")
+  @ValidationRule(value = "!self.matches('" + QuotaSettingsSpec.DURATION_PATTERN + "') || self.matches('[1-9]')",
+      message = "must be longer than zero")
   @JsonPropertyDescription("How often the operator reads hbase:quota (one scan) to detect and undo changes made outside it.")
   private String resyncPeriod = "60s";
 

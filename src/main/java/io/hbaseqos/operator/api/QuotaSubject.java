@@ -2,10 +2,8 @@ package io.hbaseqos.operator.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
-import io.hbaseqos.operator.quota.Subject;
 import java.util.Objects;
 
 /** Who the throttles apply to. Valid: user, namespace, table, user+table, user+namespace. */
@@ -19,18 +17,37 @@ import java.util.Objects;
 @ValidationRule(value = "!has(self.table) || !(self.table.startsWith('hbase:') || self.table.startsWith('backup:'))",
     message = "tables in the 'hbase' and 'backup' system namespaces are never throttled by HBase")
 public class QuotaSubject {
-  @Size(max = 256)
-  @Pattern(Subject.USER_PATTERN)
+  /**
+   * Unicode control (Cc, includes tab, newline, vertical tab), format (Cf: zero-width spaces, bidi
+   * overrides) and separator characters (line and paragraph separators, and every space but the
+   * ASCII one, which has a rule of its own), as an RE2 class: the API server's {@code \\s} is ASCII only.
+   */
+  static final String UNICODE_INVISIBLE = "[\\\\p{Cc}\\\\p{Cf}\\\\p{Zl}\\\\p{Zp}\\\\x{00A0}\\\\x{1680}"
+      + "\\\\x{2000}-\\\\x{200A}\\\\x{202F}\\\\x{205F}\\\\x{3000}]";
+
+  @Size(min = 1, max = 256)
+  @ValidationRule(value = "!self.startsWith('@')",
+      message = "user names a group ('@...'): HBase quotas apply to users, not groups")
+  @ValidationRule(value = "self.startsWith('@') || !self.contains('@')",
+      message = "user has a realm ('user@REALM'): HBase matches quotas against the short user name, the part before '@'")
+  @ValidationRule(value = "!self.matches('" + UNICODE_INVISIBLE + "')",
+      message = "user contains a control, format or separator character (such as a zero-width space, a bidi override, "
+          + "a vertical tab or a line separator): it would look like another user")
+  @ValidationRule(value = "!self.matches('[ ,:]')",
+      message = "user contains a space, ',' or ':', which HBase uses as separators")
   @JsonPropertyDescription("HBase user (short name as the RegionServer sees it, or the quota user override).")
   private String user;
 
-  @Size(max = 128)
-  @Pattern(Subject.NAMESPACE_PATTERN)
+  @Size(min = 1, max = 128)
+  @ValidationRule(value = "self.matches('^[a-zA-Z0-9_]+$')",
+      message = "namespace may contain only letters, digits and '_' (HBase namespace names)")
   @JsonPropertyDescription("HBase namespace.")
   private String namespace;
 
-  @Size(max = 384)
-  @Pattern(Subject.TABLE_PATTERN)
+  @Size(min = 1, max = 384)
+  @ValidationRule(value = "self.matches('^([a-zA-Z0-9_]+:)?[a-zA-Z0-9_][a-zA-Z0-9_.-]*$')",
+      message = "table must be [namespace:]qualifier: letters, digits and '_' in the namespace; letters, digits, '_', "
+          + "'-' and '.' in the qualifier, which must not start with '.' or '-'")
   @JsonPropertyDescription("HBase table, as 'namespace:table' or 'table' (default namespace).")
   private String table;
 

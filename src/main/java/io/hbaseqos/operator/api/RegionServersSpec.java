@@ -5,7 +5,6 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
-import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Toleration;
@@ -35,12 +34,13 @@ public class RegionServersSpec {
   private Integer replicasPerNode = 1;
 
   @Default("auto")
-  @Pattern(HEAP_PATTERN)
+  @ValidationRule(value = "self.matches('" + HEAP_PATTERN + "')",
+      message = "heap must be auto or a size such as 30g, 30720m, 30Gi or 30720Mi")
   @JsonPropertyDescription("Heap per RegionServer (-Xms = -Xmx): 'auto' (from the smallest node's allocatable memory, capped at 30g) or e.g. '24g'.")
   private String heap = "auto";
 
   @Default("4Gi")
-  @Pattern("^[0-9]+(Mi|Gi)$")
+  @ValidationRule(value = "self.matches('^[0-9]+(Mi|Gi)$')", message = "must be a size in Mi or Gi, such as 4Gi")
   @JsonPropertyDescription("Memory of each node left to the OS and other pods (page cache, DataNode) when the heap is 'auto'.")
   private String nodeReserve = "4Gi";
 
@@ -70,12 +70,16 @@ public class RegionServersSpec {
   @JsonPropertyDescription("Extra JVM options (not -Xmx/-Xms: use heap).")
   private List<String> jvmOptions = new ArrayList<>();
 
-  @Pattern("^[0-9]+(\\.[0-9]+)?m?$")
+  @ValidationRule(value = "self.matches('^[0-9]+([.][0-9]+)?m?$')", message = "cpu must be like 2, 0.5 or 500m")
   @JsonPropertyDescription("CPU request per RegionServer, e.g. '4' or '3500m'.")
   private String cpu;
 
   @Default("120s")
-  @Pattern(QuotaSettingsSpec.DURATION_PATTERN)
+  @Size(max = 32)
+  @ValidationRule(value = "self.matches('" + QuotaSettingsSpec.DURATION_PATTERN + "')",
+      message = "must be a duration such as 30s, 1m30s or 500ms")
+  @ValidationRule(value = "!self.matches('" + QuotaSettingsSpec.DURATION_PATTERN + "') || self.matches('[1-9]')",
+      message = "must be longer than zero")
   @JsonPropertyDescription("Time a RegionServer gets to close its regions on shutdown (terminationGracePeriodSeconds).")
   private String gracefulShutdown = "120s";
 

@@ -14,9 +14,10 @@ import java.util.List;
     message = "declare at least one throttle (or bypassGlobals: true, or a calibration)")
 @ValidationRule(value = "!has(self.bypassGlobals) || !self.bypassGlobals || (has(self.subject.user) && !has(self.subject.table) && !has(self.subject.namespace))",
     message = "bypassGlobals applies to a user subject only (HBase stores it on the user, not on a user+table or user+namespace pair)")
-@ValidationRule(value = "!has(self.calibration) || self.calibration.source != 'HBase' || has(self.subject.user)",
-    message = "calibration from HBase metrics needs a user subject (RegionServers count operations per user); "
-        + "use source Prometheus for a table or namespace")
+@ValidationRule(value = "!has(self.calibration) || self.calibration.source != 'HBase' "
+    + "|| (has(self.subject.user) && !has(self.subject.table) && !has(self.subject.namespace))",
+    message = "calibration from HBase metrics needs a user subject: RegionServers count a user's operations over all "
+        + "of the user's tables; use source Prometheus for a table, a namespace, or a user on one table or namespace")
 public class TenantQuotaSpec {
 
   public enum Scope { MACHINE, CLUSTER }

@@ -3,7 +3,7 @@ package io.hbaseqos.operator.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
-import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.generator.annotation.Required;
 
 /**
@@ -14,12 +14,14 @@ import io.fabric8.generator.annotation.Required;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class TopologySpec {
   @Required
-  @Pattern("^[a-z0-9][a-z0-9._/:@-]*$")
+  @ValidationRule(value = "self.matches('^[a-z0-9][a-z0-9._/:@-]*$')",
+      message = "image must be an image reference such as registry.example.com/hbase:2.6.4")
   @JsonPropertyDescription("Container image with HBase (its bin/hbase is started with the generated hbase-site.xml).")
   private String image;
 
   @Required
-  @Pattern("^[a-z][a-z0-9+.-]*://.+$")
+  @ValidationRule(value = "self.matches('^[a-z][a-z0-9+.-]*://.+$')",
+      message = "rootDir must be a URI such as hdfs://namenode:8020/hbase")
   @JsonPropertyDescription("hbase.rootdir, e.g. hdfs://namenode:8020/hbase.")
   private String rootDir;
 

@@ -1,7 +1,13 @@
 package io.hbaseqos.operator.app;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.hbaseqos.operator.cluster.ClusterRegistry;
+import io.hbaseqos.operator.calibration.CalibrationLoops;
+import io.hbaseqos.operator.cluster.ClusterConnections;
+import io.hbaseqos.operator.ownership.Ownership;
+import io.hbaseqos.operator.ownership.RetainedSubjects;
+import io.hbaseqos.operator.reconciler.Triggers;
+import io.hbaseqos.operator.sync.QuotaSync;
+import io.hbaseqos.operator.sync.Resync;
 import io.hbaseqos.operator.hbase.BackendFactory;
 import io.hbaseqos.operator.metrics.OperatorMetrics;
 import io.hbaseqos.operator.reconciler.EventRecorder;
@@ -80,13 +86,45 @@ public class OperatorBeans {
 
   @Produces
   @Singleton
-  ClusterRegistry registry(OperatorMetrics metrics, Clock clock,
-      @ConfigProperty(name = "hbaseqos.hbase.site-file") Optional<String> siteFile) {
-    return new ClusterRegistry(BackendFactory.withSiteFile(siteFile.filter(s -> !s.isBlank()).map(java.nio.file.Path::of)
-        .orElse(null)), metrics, clock);
+  OperatorCore core(KubernetesClient client, OperatorMetrics metrics, EventRecorder events, Clock clock,
+      CalibrationLoops loops,
+      @ConfigProperty(name = "hbaseqos.hbase.site-file") Optional<String> siteFile,
+      @ConfigProperty(name = "hbaseqos.hbase.call-timeout", defaultValue = "15s") Duration callTimeout) {
+    return new OperatorCore(client, BackendFactory.withSiteFile(siteFile.filter(s -> !s.isBlank())
+        .map(java.nio.file.Path::of).orElse(null)), metrics, events, clock, callTimeout, loops);
   }
 
-  void closeRegistry(@Disposes ClusterRegistry registry) {
-    registry.close();
+  void closeCore(@Disposes OperatorCore core) {
+    core.close();
+  }
+
+  @Produces
+  ClusterConnections connections(OperatorCore core) {
+    return core.connections;
+  }
+
+  @Produces
+  Ownership ownership(OperatorCore core) {
+    return core.ownership;
+  }
+
+  @Produces
+  QuotaSync quotaSync(OperatorCore core) {
+    return core.sync;
+  }
+
+  @Produces
+  RetainedSubjects retained(OperatorCore core) {
+    return core.retained;
+  }
+
+  @Produces
+  Triggers triggers(OperatorCore core) {
+    return core.triggers;
+  }
+
+  @Produces
+  Resync resync(OperatorCore core) {
+    return core.resync;
   }
 }

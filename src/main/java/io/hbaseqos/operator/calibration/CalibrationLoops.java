@@ -69,6 +69,25 @@ public class CalibrationLoops {
   private final Map<String, Loop> loops = new ConcurrentHashMap<>();
 
   /**
+   * What status said of the loop before this process ran it (after a restart or a failover): a new
+   * loop reports that state until its first step, so the Calibrated condition and
+   * {@code status.calibration.state} never disagree.
+   */
+  public record Resume(ControlLaw.State state, boolean nearest, String reason) {
+    public static Resume of(io.hbaseqos.operator.api.CalibrationStatus status, String conditionReason) {
+      if (status == null || status.getState() == null) {
+        return null;
+      }
+      try {
+        return new Resume(ControlLaw.State.valueOf(status.getState()), "NearestAchievable".equals(conditionReason),
+            status.getMessage());
+      } catch (IllegalArgumentException e) {
+        return null;
+      }
+    }
+  }
+
+  /**
    * Runs the tenant's loop if a period has ended: measures, asks the law, and returns the limit
    * to hold. Between periods it returns the limit in force unchanged.
    *
@@ -78,8 +97,24 @@ public class CalibrationLoops {
    */
   public Outcome step(String tenant, String specKey, CalibrationPlan plan, long statusLimit, Source source,
       Instant now) {
-    Loop loop = loops.compute(tenant, (k, l) -> l != null && l.key.equals(specKey) ? l
-        : new Loop(specKey, new LogNewtonLaw(plan.settings()), statusLimit));
+    return step(tenant, specKey, plan, statusLimit, null, source, now);
+  }
+
+  /** As {@link #step(String, String, CalibrationPlan, long, Source, Instant)}, resuming a state a new loop reports. */
+  public Outcome step(String tenant, String specKey, CalibrationPlan plan, long statusLimit, Resume resume,
+      Source source, Instant now) {
+    Loop loop = loops.compute(tenant, (k, l) -> {
+      if (l != null && l.key.equals(specKey)) {
+        return l;
+      }
+      Loop fresh = new Loop(specKey, new LogNewtonLaw(plan.settings()), statusLimit);
+      if (l == null && resume != null) { // a restart, not a changed spec: keep saying what status said
+        fresh.state = resume.state();
+        fresh.nearest = resume.nearest();
+        fresh.reason = resume.reason() == null ? fresh.reason : resume.reason();
+      }
+      return fresh;
+    });
     synchronized (loop) {
       long limitInForce = loop.limit;
       if (loop.due == null) {

@@ -29,8 +29,12 @@ public record CalibrationPlan(ThrottleKind kind, Settings settings, Duration per
     Settings s = new Settings(c.getTargetOpsPerSecond(), min, max, c.getMaxStep() == null ? 4 : c.getMaxStep(),
         (c.getTolerancePercent() == null ? 3 : c.getTolerancePercent()) / 100);
     // the schema and DesiredQuotas refuse periods under 10s before a plan is made
+    // the throttle's own scope, if the spec declares one for the calibrated type, else the resource's
+    TenantQuotaSpec.Scope scope = spec.getThrottles() == null ? null : spec.getThrottles().stream()
+        .filter(t -> t != null && t.getType() == kind && t.getScope() != null).map(t -> t.getScope())
+        .findFirst().orElse(spec.getScope());
     return new CalibrationPlan(kind, s, Durations.parse(c.getPeriod(), Duration.ofSeconds(30)),
-        spec.getScope() == TenantQuotaSpec.Scope.CLUSTER ? Limit.Scope.CLUSTER : Limit.Scope.MACHINE);
+        scope == TenantQuotaSpec.Scope.CLUSTER ? Limit.Scope.CLUSTER : Limit.Scope.MACHINE);
   }
 
   /** The limit (req/sec) in force: the loop's last one, else the spec's throttle of this type, else the target. */

@@ -2,8 +2,12 @@ package io.hbaseqos.operator.cluster;
 
 import io.hbaseqos.operator.api.ConnectionSpec;
 import io.hbaseqos.operator.hbase.BackendFactory;
+import io.hbaseqos.operator.calibration.CounterReading;
 import io.hbaseqos.operator.hbase.ClusterInfo;
+import io.hbaseqos.operator.hbase.InfoServers;
+import io.hbaseqos.operator.hbase.MetricsUnavailableException;
 import io.hbaseqos.operator.hbase.QuotaBackend;
+import io.hbaseqos.operator.hbase.ServerSetting;
 import io.hbaseqos.operator.metrics.OperatorMetrics;
 import io.hbaseqos.operator.quota.QuotaDiff;
 import io.hbaseqos.operator.quota.QuotaOp;
@@ -14,7 +18,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -27,17 +30,22 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * What the operator knows about one HBase cluster: its connection, a snapshot of its
- * {@code hbase:quota} table (read in one scan per resync and kept current by writing through it),
- * and its health. A cluster known to be down is not called again before its back-off ends, so
- * reconciles fail fast instead of queueing behind timeouts.
+ * What the operator knows about one HBase cluster, and nothing more: its connection (with a bounded
+ * call pool, a deadline per call and back-off), a snapshot of {@code hbase:quota} (one scan per
+ * resync, kept current by writing through it) and what the last {@code describe} said. A cluster
+ * known to be down is not called again before its back-off ends, so reconciles fail fast instead of
+ * queueing behind timeouts. Who owns what, and what to write, is decided elsewhere
+ * ({@code ownership}, {@code sync}).
  */
 public class ClusterState {
   static final Duration MIN_BACKOFF = Duration.ofSeconds(1);
   static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
-  static final Duration CALL_TIMEOUT = Duration.ofSeconds(15);
+  public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(15);
+  /** Row locks: writes to one row of hbase:quota (a user's, a table's, a namespace's) never interleave. */
+  private static final int ROW_LOCKS = 256;
   /** HBase calls in flight per cluster at most; more wait (each with its own deadline). */
   static final int MAX_CALLS = 8;
 
@@ -50,15 +58,22 @@ public class ClusterState {
   private final BackendFactory factory;
   private final OperatorMetrics metrics;
   private final Clock clock;
+  private final Duration callTimeout;
 
   private volatile ConnectionSpec connection;
   private QuotaBackend backend;
+  private volatile InfoServers infoServers;
 
   private final Map<Subject, SubjectQuota> snapshot = new ConcurrentHashMap<>();
   private final Map<Subject, Long> lastWrite = new ConcurrentHashMap<>();
-  private final Set<Subject> collateral = ConcurrentHashMap.newKeySet();
+  /** Subjects whose cached state is unknown (a write failed): read again before the next diff. */
+  private final Set<Subject> unsure = ConcurrentHashMap.newKeySet();
+  /** Subjects with an abandoned write that may still land, until when. */
+  private final Map<Subject, Instant> inDoubt = new ConcurrentHashMap<>();
+  private final ReentrantLock[] rowLocks = new ReentrantLock[ROW_LOCKS];
   private volatile boolean loaded;
   private volatile ClusterInfo info;
+  private volatile Map<String, ServerSetting> refreshPeriods = Map.of();
 
   private int failures;
   private volatile Instant nextAttempt = Instant.EPOCH;
@@ -72,11 +87,20 @@ public class ClusterState {
   private final ExecutorService executor;
 
   public ClusterState(String id, ConnectionSpec connection, BackendFactory factory, OperatorMetrics metrics, Clock clock) {
+    this(id, connection, factory, metrics, clock, DEFAULT_CALL_TIMEOUT);
+  }
+
+  public ClusterState(String id, ConnectionSpec connection, BackendFactory factory, OperatorMetrics metrics, Clock clock,
+      Duration callTimeout) {
     this.id = id;
     this.connection = connection;
     this.factory = factory;
     this.metrics = metrics;
     this.clock = clock;
+    this.callTimeout = callTimeout;
+    for (int i = 0; i < ROW_LOCKS; i++) {
+      rowLocks[i] = new ReentrantLock();
+    }
     ThreadPoolExecutor pool = new ThreadPoolExecutor(MAX_CALLS, MAX_CALLS, 30, TimeUnit.SECONDS,
         new LinkedBlockingQueue<>(), r -> {
           Thread t = new Thread(r, "hbaseqos-hbase-" + id);
@@ -99,7 +123,9 @@ public class ClusterState {
     connection = spec;
     closeBackend();
     loaded = false;
+    info = null;
     snapshot.clear();
+    unsure.clear();
     nextAttempt = Instant.EPOCH;
     return true;
   }
@@ -127,14 +153,23 @@ public class ClusterState {
     return info;
   }
 
+  /** The HBase cluster's own id (from its file system), once it has answered; null before. */
+  public String identity() {
+    ClusterInfo i = info;
+    return i == null ? null : i.clusterId();
+  }
+
   public boolean isLoaded() {
     return loaded;
   }
 
-  /** Reads the whole quota table once, unless a snapshot is already loaded. */
+  /** Learns the cluster's identity and reads the whole quota table once, unless already done. */
   public void ensureLoaded() throws IOException {
-    if (!loaded) {
+    if (!loaded || info == null) {
       synchronized (loadLock) {
+        if (info == null) {
+          describe();
+        }
         if (!loaded) {
           refresh();
         }
@@ -159,6 +194,7 @@ public class ClusterState {
       } else {
         snapshot.put(s, q);
       }
+      unsure.remove(s);
     }
     loaded = true;
   }
@@ -169,13 +205,48 @@ public class ClusterState {
     return i;
   }
 
-  /** A user's counters on each live RegionServer (see {@link QuotaBackend#userCounters}). */
-  public io.hbaseqos.operator.calibration.CounterReading userCounters(String user, Set<String> ops)
-      throws IOException {
-    return call("userCounters", b -> b.userCounters(user, ops));
+  /**
+   * A user's counters on each live RegionServer, read from their info servers over HTTP (not an
+   * HBase call: its failure is the tenant's, never the cluster's).
+   */
+  public CounterReading userCounters(String user, Set<String> ops) throws IOException {
+    ClusterInfo i = info;
+    if (i == null) {
+      throw new MetricsUnavailableException("the cluster has not been described yet");
+    }
+    return infoServers().userCounters(i.infoServers(), user, ops);
   }
 
-  /** The subject's throttles in HBase, as of the snapshot. */
+  /**
+   * Reads {@code hbase.quota.refresh.period} of the live RegionServers from their info servers
+   * (HTTP, outside the HBase call pool), and keeps it for {@link #refreshPeriods()}.
+   */
+  public void readRefreshPeriods() {
+    ClusterInfo i = info;
+    if (i != null) {
+      refreshPeriods = infoServers().refreshPeriods(i.infoServers());
+    }
+  }
+
+  /** {@code hbase.quota.refresh.period} of each live RegionServer, as last read. */
+  public Map<String, ServerSetting> refreshPeriods() {
+    return refreshPeriods;
+  }
+
+  private InfoServers infoServers() {
+    InfoServers s = infoServers;
+    if (s == null) {
+      synchronized (backendLock) {
+        if (infoServers == null) {
+          infoServers = factory.infoServers(connection);
+        }
+        s = infoServers;
+      }
+    }
+    return s;
+  }
+
+  /** The subject's settings in HBase, as of the snapshot. */
   public SubjectQuota actual(Subject subject) {
     return snapshot.getOrDefault(subject, SubjectQuota.empty(subject));
   }
@@ -184,51 +255,96 @@ public class ClusterState {
     return Map.copyOf(snapshot);
   }
 
-  /**
-   * Applies writes for one subject, keeping the snapshot current. Returns the subjects of the same
-   * user whose settings HBase deleted as a side effect (a user-global row delete), which their
-   * owners must write again.
-   */
-  public Set<Subject> apply(Subject subject, List<QuotaOp> ops) throws IOException {
-    if (ops.isEmpty()) {
-      return Set.of();
-    }
-    SubjectQuota before = actual(subject);
-    boolean dropsRow = QuotaDiff.mayDropUserRow(ops, before);
-    SubjectQuota state = before;
-    try {
-      for (QuotaOp op : ops) {
-        call("setQuota", b -> {
-          b.apply(op);
-          return null;
-        });
-        metrics.quotaWrite(id, op.getClass().getSimpleName());
-        state = QuotaDiff.applyTo(state, op);
-        put(subject, state);
-      }
-    } finally {
-      lastWrite.put(subject, System.nanoTime());
-    }
-    if (!dropsRow) {
-      return Set.of();
-    }
-    // HBase deleted the whole user row: re-read that user and report what went with it.
-    Map<Subject, SubjectQuota> now = call("readUser", b -> b.readUser(subject.user()));
-    Set<Subject> lost = new HashSet<>();
-    for (Subject s : Set.copyOf(snapshot.keySet())) {
-      if (subject.user().equals(s.user()) && !s.equals(subject) && !now.containsKey(s)) {
-        snapshot.remove(s);
-        lastWrite.put(s, System.nanoTime());
-        lost.add(s);
-      }
-    }
-    collateral.addAll(lost);
-    return lost;
+  /** Whether the snapshot may be wrong about the subject (a write to it failed): read it before deciding. */
+  public boolean isUnsure(Subject subject) {
+    return unsure.contains(subject);
   }
 
-  /** True once for a subject whose settings were lost through another subject's write (not drift). */
-  public boolean takeCollateral(Subject subject) {
-    return collateral.remove(subject);
+  /**
+   * How long an abandoned write to the subject may still land in HBase (zero if none): the call
+   * missed its deadline but the HBase client goes on retrying it for its operation timeout.
+   */
+  public Duration inDoubt(Subject subject) {
+    Instant until = inDoubt.get(subject);
+    if (until == null) {
+      return Duration.ZERO;
+    }
+    Duration d = Duration.between(clock.instant(), until);
+    if (d.isNegative() || d.isZero()) {
+      inDoubt.remove(subject, until);
+      return Duration.ZERO;
+    }
+    return d;
+  }
+
+  /** Reads one subject from HBase now, and keeps the snapshot in step with what was read. */
+  public SubjectQuota read(Subject subject) throws IOException {
+    SubjectQuota q = call("read", b -> b.read(subject));
+    remember(subject, q);
+    return q;
+  }
+
+  /** Reads every cell of one user's row now, and keeps the snapshot in step with what was read. */
+  public Map<Subject, SubjectQuota> readUser(String user) throws IOException {
+    Map<Subject, SubjectQuota> row = call("readUser", b -> b.readUser(user));
+    for (Subject s : Set.copyOf(snapshot.keySet())) {
+      if (user.equals(s.user()) && !row.containsKey(s)) {
+        remember(s, SubjectQuota.empty(s));
+      }
+    }
+    row.forEach(this::remember);
+    return row;
+  }
+
+  private void remember(Subject s, SubjectQuota q) {
+    put(s, q);
+    unsure.remove(s);
+    lastWrite.put(s, System.nanoTime()); // newer than any scan already running
+  }
+
+  /**
+   * One write, kept in the snapshot. A write that fails leaves the subject unsure; one abandoned at
+   * its deadline leaves it in doubt for the client's operation timeout (it may still land).
+   */
+  public void write(QuotaOp op) throws IOException {
+    Subject s = op.subject();
+    try {
+      call(op instanceof QuotaOp.DropEmptySettings ? "dropEmptySettings" : "setQuota", b -> {
+        b.apply(op);
+        return null;
+      }, () -> inDoubt.put(s, clock.instant().plus(settleTime())));
+      metrics.quotaWrite(id, op.getClass().getSimpleName());
+      put(s, QuotaDiff.applyTo(actual(s), op));
+    } catch (IOException e) {
+      unsure.add(s);
+      throw e;
+    } finally {
+      lastWrite.put(s, System.nanoTime());
+    }
+  }
+
+  private Duration settleTime() {
+    synchronized (backendLock) {
+      return backend == null ? callTimeout : backend.writeSettleTime();
+    }
+  }
+
+  /** Runs {@code body} holding the lock of the subject's row in hbase:quota (a user's subjects share one). */
+  public <T> T withRowLock(Subject subject, IOSupplier<T> body) throws IOException {
+    String row = subject.user() != null ? "u." + subject.user()
+        : subject.table() != null ? "t." + subject.table() : "n." + subject.namespace();
+    ReentrantLock lock = rowLocks[Math.floorMod(row.hashCode(), ROW_LOCKS)];
+    lock.lock();
+    try {
+      return body.get();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @FunctionalInterface
+  public interface IOSupplier<T> {
+    T get() throws IOException;
   }
 
   private void put(Subject s, SubjectQuota q) {
@@ -245,6 +361,10 @@ public class ClusterState {
    * dead cluster costs one blocked thread, not one per reconcile.
    */
   <T> T call(String name, HBaseCall<T> call) throws IOException {
+    return call(name, call, () -> { });
+  }
+
+  private <T> T call(String name, HBaseCall<T> call, Runnable onAbandoned) throws IOException {
     boolean probe = false;
     synchronized (this) {
       Instant now = clock.instant();
@@ -265,16 +385,18 @@ public class ClusterState {
       throw new ClusterUnavailableException("HBase cluster " + id + " is closed", MAX_BACKOFF, e);
     }
     try {
-      T result = future.get(CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+      T result = future.get(callTimeout.toMillis(), TimeUnit.MILLISECONDS);
       metrics.hbaseCall(id, name, System.nanoTime() - t0, true);
       succeeded();
       return result;
     } catch (TimeoutException e) {
       future.cancel(true);
+      onAbandoned.run();
       metrics.hbaseCall(id, name, System.nanoTime() - t0, false);
-      throw failed(new TimeoutException("no answer within " + CALL_TIMEOUT.toSeconds() + " s"), probe);
+      throw failed(new TimeoutException("no answer within " + callTimeout.toMillis() + " ms"), probe);
     } catch (InterruptedException e) {
       future.cancel(true);
+      onAbandoned.run();
       Thread.currentThread().interrupt();
       throw new IOException("interrupted", e);
     } catch (ExecutionException ee) {
@@ -342,6 +464,10 @@ public class ClusterState {
       if (backend != null) {
         backend.close();
         backend = null;
+      }
+      if (infoServers != null) {
+        infoServers.close();
+        infoServers = null;
       }
     }
   }

@@ -2,11 +2,17 @@ package io.hbaseqos.operator.hbase;
 
 import io.hbaseqos.operator.api.ConnectionSpec;
 import java.io.IOException;
+import java.time.Clock;
 
-/** Opens a {@link QuotaBackend} for a cluster's connection settings. */
+/** Opens a {@link QuotaBackend} for a cluster's connection settings, and its info-server reader. */
 @FunctionalInterface
 public interface BackendFactory {
   QuotaBackend open(ConnectionSpec connection) throws IOException;
+
+  /** The cluster's RegionServer info servers (plain HTTP unless the factory knows better). */
+  default InfoServers infoServers(ConnectionSpec connection) {
+    return new InfoServers(false, Clock.systemUTC());
+  }
 
   BackendFactory HBASE = withSiteFile(null);
 
@@ -16,7 +22,19 @@ public interface BackendFactory {
    * {@code hbase.clientConfig}, Kerberos login settings), the operator's built-in client defaults.
    */
   static BackendFactory withSiteFile(java.nio.file.Path siteFile) {
-    return c -> HBaseQuotaBackend.connect(HBaseQuotaBackend.configuration(c.getZookeeperQuorum(), c.getZnodeParent(),
-        siteFile, c.getClientConfig()));
+    return new BackendFactory() {
+      @Override
+      public QuotaBackend open(ConnectionSpec c) throws IOException {
+        return HBaseQuotaBackend.connect(HBaseQuotaBackend.configuration(c.getZookeeperQuorum(), c.getZnodeParent(),
+            siteFile, c.getClientConfig()));
+      }
+
+      @Override
+      public InfoServers infoServers(ConnectionSpec c) {
+        boolean https = HBaseQuotaBackend.configuration(c.getZookeeperQuorum(), c.getZnodeParent(), siteFile,
+            c.getClientConfig()).getBoolean("hbase.ssl.enabled", false);
+        return new InfoServers(https, Clock.systemUTC());
+      }
+    };
   }
 }

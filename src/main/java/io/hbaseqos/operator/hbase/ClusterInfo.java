@@ -3,10 +3,11 @@ package io.hbaseqos.operator.hbase;
 import java.util.Map;
 
 /**
- * What the operator reports about a cluster.
+ * What the operator reports about a cluster, from one {@code getClusterMetrics} call.
  *
- * @param refreshPeriods {@code hbase.quota.refresh.period} as each live RegionServer runs with it
- *     (server name to setting); servers not read yet are absent
+ * @param infoServers live RegionServers: server name (host,port,startcode) to host and info port
+ *     (0 or less: the info server is off); read over HTTP by {@link InfoServers}, never inside an
+ *     HBase call
  */
 public record ClusterInfo(String version, String clusterId, int regionServers, boolean rpcThrottleEnabled,
-    boolean quotasEnabled, Map<String, ServerSetting> refreshPeriods) {}
+    boolean quotasEnabled, Map<String, Map.Entry<String, Integer>> infoServers) {}

@@ -4,30 +4,30 @@ import io.hbaseqos.operator.quota.Limit;
 import io.hbaseqos.operator.quota.QuotaOp;
 import io.hbaseqos.operator.quota.Subject;
 import io.hbaseqos.operator.quota.SubjectQuota;
-import io.hbaseqos.operator.quota.ThrottleKind;
 import java.io.IOException;
-import java.time.Clock;
+import java.time.Duration;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
-import io.hbaseqos.operator.calibration.CounterReading;
-import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.ClusterMetrics;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.CheckAndMutate;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
-import org.apache.hadoop.hbase.quotas.QuotaFilter;
-import org.apache.hadoop.hbase.quotas.QuotaRetriever;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.quotas.QuotaScope;
 import org.apache.hadoop.hbase.quotas.QuotaSettings;
 import org.apache.hadoop.hbase.quotas.QuotaSettingsFactory;
-import org.apache.hadoop.hbase.quotas.QuotaType;
-import org.apache.hadoop.hbase.quotas.ThrottleSettings;
 import org.apache.hadoop.hbase.quotas.ThrottleType;
+import org.apache.hadoop.hbase.util.Bytes;
 
 /** {@link QuotaBackend} over the HBase Admin API. */
 public final class HBaseQuotaBackend implements QuotaBackend {
@@ -35,14 +35,11 @@ public final class HBaseQuotaBackend implements QuotaBackend {
   private static final TableName QUOTA_TABLE = TableName.valueOf("hbase", "quota");
 
   private final Connection connection;
-  private final InfoServerConf refreshPeriods;
-  private final RegionServerJmx jmx;
+  private final Duration writeSettle;
 
-  private HBaseQuotaBackend(Connection connection, boolean https) {
+  private HBaseQuotaBackend(Connection connection, Duration writeSettle) {
     this.connection = connection;
-    InfoServerHttp http = new InfoServerHttp(https, InfoServerConf.TIMEOUT);
-    this.refreshPeriods = new InfoServerConf(ServerConf.REFRESH_PERIOD_KEY, http, Clock.systemUTC());
-    this.jmx = new RegionServerJmx(http, Clock.systemUTC());
+    this.writeSettle = writeSettle;
   }
 
   /**
@@ -83,51 +80,84 @@ public final class HBaseQuotaBackend implements QuotaBackend {
   }
 
   public static HBaseQuotaBackend connect(Configuration conf) throws IOException {
-    return new HBaseQuotaBackend(ConnectionFactory.createConnection(conf), conf.getBoolean("hbase.ssl.enabled", false));
+    // the client retries a call for up to its operation timeout; allow for one more RPC on top
+    Duration settle = Duration.ofMillis(conf.getLong("hbase.client.operation.timeout", 1_200_000)
+        + conf.getLong("hbase.rpc.timeout", 60_000));
+    return new HBaseQuotaBackend(ConnectionFactory.createConnection(conf), settle);
   }
 
   @Override
   public Map<Subject, SubjectQuota> readAll() throws IOException {
-    return read(new QuotaFilter());
-  }
-
-  @Override
-  public Map<Subject, SubjectQuota> readUser(String user) throws IOException {
-    return read(new QuotaFilter().setUserFilter(Pattern.quote(user)));
-  }
-
-  private Map<Subject, SubjectQuota> read(QuotaFilter filter) throws IOException {
-    // Not Admin.getQuota: its iterator logs and swallows scan failures, so an unreachable cluster
-    // would look like an empty hbase:quota (and deletions would "succeed" without removing anything).
+    // Not Admin.getQuota / QuotaRetriever: its iterator logs and swallows scan failures (an
+    // unreachable cluster would look like an empty hbase:quota), and it stops at the first row
+    // that parses to no setting (a user row holding only bypass_globals=false), hiding every row
+    // after it. Each row is parsed for itself here.
     Map<Subject, SubjectQuota> out = new LinkedHashMap<>();
-    try (QuotaRetriever retriever = new QuotaRetriever(connection, filter)) {
-      for (QuotaSettings s = retriever.next(); s != null; s = retriever.next()) {
-        if (s.getRegionServer() != null) {
-          continue; // RegionServer-wide throttles are not tenant subjects
-        }
-        Subject subject = new Subject(s.getUserName(), s.getNamespace(),
-            s.getTableName() == null ? null : s.getTableName().getNameAsString());
-        SubjectQuota current = out.getOrDefault(subject, SubjectQuota.empty(subject));
-        if (s.getQuotaType() == QuotaType.GLOBAL_BYPASS) {
-          current = current.withBypass(true);
-        } else if (s instanceof ThrottleSettings t) {
-          ThrottleKind kind = ThrottleKind.valueOf(t.getThrottleType().name());
-          Limit.Scope scope = t.getQuotaScope() == QuotaScope.CLUSTER ? Limit.Scope.CLUSTER : Limit.Scope.MACHINE;
-          current = current.with(kind, new Limit(Math.max(1, t.getSoftLimit()), t.getTimeUnit(), scope));
-        } else {
-          continue; // space quotas are not managed here
-        }
-        out.put(subject, current);
+    try (Table t = connection.getTable(QUOTA_TABLE);
+        ResultScanner scanner = t.getScanner(new Scan().addFamily(QuotaCells.FAMILY))) {
+      for (Result r = scanner.next(); r != null; r = scanner.next()) {
+        out.putAll(QuotaCells.parse(r));
       }
     }
     return out;
   }
 
   @Override
+  public Map<Subject, SubjectQuota> readUser(String user) throws IOException {
+    try (Table t = connection.getTable(QUOTA_TABLE)) {
+      Result r = t.get(new Get(Bytes.toBytes("u." + user)).addFamily(QuotaCells.FAMILY));
+      return r.isEmpty() ? Map.of() : QuotaCells.parse(r);
+    }
+  }
+
+  @Override
+  public SubjectQuota read(Subject subject) throws IOException {
+    if (subject.user() != null) {
+      return readUser(subject.user()).getOrDefault(subject, SubjectQuota.empty(subject));
+    }
+    byte[] row = subject.kind() == Subject.Kind.TABLE
+        ? Bytes.add(Bytes.toBytes("t."), TableName.valueOf(subject.table()).getName())
+        : Bytes.toBytes("n." + subject.namespace());
+    try (Table t = connection.getTable(QUOTA_TABLE)) {
+      Result r = t.get(new Get(row).addFamily(QuotaCells.FAMILY));
+      return r.isEmpty() ? SubjectQuota.empty(subject)
+          : QuotaCells.parse(r).getOrDefault(subject, SubjectQuota.empty(subject));
+    }
+  }
+
+  @Override
   public void apply(QuotaOp op) throws IOException {
+    if (op instanceof QuotaOp.DropEmptySettings drop) {
+      dropEmptySettings(drop.subject().user());
+      return;
+    }
     QuotaSettings settings = toSettings(op);
     try (Admin admin = connection.getAdmin()) {
       admin.setQuota(settings);
+    }
+  }
+
+  /**
+   * Deletes the user's own settings cell while it holds nothing (compare-and-delete on its exact
+   * bytes, so a setting written meanwhile is never lost). HBase's API cannot remove a cell that
+   * stores {@code bypass_globals=false}; the master keeps no state of its own for it, and no
+   * RegionServer limit changes (the cell limits nothing). Needs write access to hbase:quota.
+   */
+  private void dropEmptySettings(String user) throws IOException {
+    byte[] row = Bytes.toBytes("u." + user);
+    try (Table t = connection.getTable(QUOTA_TABLE)) {
+      for (int attempt = 0; attempt < 3; attempt++) {
+        byte[] value = t.get(new Get(row).addColumn(QuotaCells.FAMILY, QuotaCells.OWN_SETTINGS))
+            .getValue(QuotaCells.FAMILY, QuotaCells.OWN_SETTINGS);
+        if (value == null || !QuotaCells.holdsNothing(QuotaCells.quotas(value))) {
+          return; // gone already, or a setting was written meanwhile: nothing to drop
+        }
+        if (t.checkAndMutate(CheckAndMutate.newBuilder(row).ifEquals(QuotaCells.FAMILY, QuotaCells.OWN_SETTINGS, value)
+            .build(new Delete(row).addColumns(QuotaCells.FAMILY, QuotaCells.OWN_SETTINGS))).isSuccess()) {
+          return;
+        }
+      }
+      throw new IOException("the settings cell of user " + user + " kept changing while it was being removed");
     }
   }
 
@@ -169,7 +199,7 @@ public final class HBaseQuotaBackend implements QuotaBackend {
           ClusterMetrics.Option.CLUSTER_ID, ClusterMetrics.Option.LIVE_SERVERS));
       boolean quotas = admin.tableExists(QUOTA_TABLE);
       return new ClusterInfo(m.getHBaseVersion(), m.getClusterId(), m.getLiveServerMetrics().size(),
-          admin.isRpcThrottleEnabled(), quotas, refreshPeriods.read(infoServers(m)));
+          admin.isRpcThrottleEnabled(), quotas, infoServers(m));
     }
   }
 
@@ -182,12 +212,8 @@ public final class HBaseQuotaBackend implements QuotaBackend {
   }
 
   @Override
-  public CounterReading userCounters(String user, Set<String> ops) throws IOException {
-    return jmx.userCounters(() -> {
-      try (Admin admin = connection.getAdmin()) {
-        return infoServers(admin.getClusterMetrics(EnumSet.of(ClusterMetrics.Option.LIVE_SERVERS)));
-      }
-    }, user, ops);
+  public Duration writeSettleTime() {
+    return writeSettle;
   }
 
   @Override

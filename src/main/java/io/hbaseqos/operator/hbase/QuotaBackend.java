@@ -4,30 +4,36 @@ import io.hbaseqos.operator.quota.QuotaOp;
 import io.hbaseqos.operator.quota.Subject;
 import io.hbaseqos.operator.quota.SubjectQuota;
 import java.io.IOException;
-import io.hbaseqos.operator.calibration.CounterReading;
+import java.time.Duration;
 import java.util.Map;
-import java.util.Set;
 
-/** The operator's only door to an HBase cluster's quotas. One instance per cluster connection. */
+/**
+ * The operator's only door to an HBase cluster's quotas. One instance per cluster connection.
+ * Reads are raw reads of {@code hbase:quota}: every cell is read for itself, so a row holding no
+ * setting never hides the rows after it (HBase's own {@code QuotaRetriever} stops there), and a
+ * user's own cell reports whether it stores a bypass ({@link SubjectQuota#bypassStored()}).
+ */
 public interface QuotaBackend extends AutoCloseable {
 
-  /** Every throttle subject in {@code hbase:quota}, read with one scan. */
+  /** Every throttle subject in {@code hbase:quota} (empty cells included), read with one scan. */
   Map<Subject, SubjectQuota> readAll() throws IOException;
 
-  /** The subjects of one user (global, per table, per namespace): used after a user row delete. */
+  /** Every cell of one user's row: the user's own settings, per table and per namespace. */
   Map<Subject, SubjectQuota> readUser(String user) throws IOException;
 
-  /** One {@code setQuota} call. */
+  /** One subject's settings as HBase holds them now ({@link SubjectQuota#empty} if none). */
+  SubjectQuota read(Subject subject) throws IOException;
+
+  /** One write: a {@code setQuota} call, or the conditional delete of an empty user cell. */
   void apply(QuotaOp op) throws IOException;
 
   ClusterInfo describe() throws IOException;
 
   /**
-   * A user's cumulative counters on each live RegionServer, for calibration.
-   *
-   * @param ops per-user operation metrics to add up ({@code get}, {@code scanTime}, {@code put}, ...)
+   * How long a write whose call was abandoned may still land in HBase: the client keeps retrying
+   * it for up to its operation timeout after the operator stopped waiting.
    */
-  CounterReading userCounters(String user, Set<String> ops) throws IOException;
+  Duration writeSettleTime();
 
   @Override
   void close();

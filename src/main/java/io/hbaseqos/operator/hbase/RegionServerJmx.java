@@ -13,6 +13,8 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 
 /**
  * Reads per-user operation counters and the 2.6.4 per-user throttling-exception counters from
@@ -34,23 +36,19 @@ final class RegionServerJmx {
    */
   static final int GET_RECORDS_PER_THROTTLE = 2;
 
-  /** The live RegionServers: name to host and info port (asked only when the beans are read again). */
-  @FunctionalInterface
-  interface ServerList {
-    Map<String, Map.Entry<String, Integer>> live() throws IOException;
-  }
-
   /** One server's two beans, as read. */
   record Beans(JsonNode users, JsonNode server, String problem) {}
 
   private final InfoServerHttp http;
   private final Clock clock;
+  private final Executor pool;
   private Map<String, Beans> last = Map.of();
   private Instant lastAt = Instant.EPOCH;
 
-  RegionServerJmx(InfoServerHttp http, Clock clock) {
+  RegionServerJmx(InfoServerHttp http, Clock clock, Executor pool) {
     this.http = http;
     this.clock = clock;
+    this.pool = pool;
   }
 
   /**
@@ -58,11 +56,18 @@ final class RegionServerJmx {
    * @return per server the tenant's counters
    * @throws MetricsUnavailableException naming the first server that could not be read or has no per-user metrics
    */
-  synchronized CounterReading userCounters(ServerList servers, String user, Set<String> ops) throws IOException {
+  synchronized CounterReading userCounters(Map<String, Map.Entry<String, Integer>> servers, String user,
+      Set<String> ops) throws IOException {
     Instant now = clock.instant();
-    if (lastAt.plus(REUSE).isBefore(now)) {
+    if (lastAt.plus(REUSE).isBefore(now) || !last.keySet().equals(servers.keySet())) {
+      // all servers at once, each within its own timeout (two beans, so at most twice TIMEOUT)
+      Map<String, CompletableFuture<Beans>> reads = new LinkedHashMap<>();
+      servers.forEach((name, hostPort) -> reads.put(name,
+          CompletableFuture.supplyAsync(() -> fetch(hostPort.getKey(), hostPort.getValue()), pool)));
       Map<String, Beans> read = new LinkedHashMap<>();
-      servers.live().forEach((name, hostPort) -> read.put(name, fetch(hostPort.getKey(), hostPort.getValue())));
+      for (var e : reads.entrySet()) {
+        read.put(e.getKey(), e.getValue().join());
+      }
       last = read;
       lastAt = now;
     }

@@ -24,10 +24,11 @@ public class OperatorMetrics {
   private final Map<String, Map<String, AtomicReference<Double>>> tenantLimits = new HashMap<>();
 
   /** The HBase calls the operator makes, as named in {@code hbaseqos_hbase_call_seconds{call}}. */
-  public static final List<String> CALLS = List.of("readAll", "readUser", "setQuota", "describe");
+  public static final List<String> CALLS = List.of("readAll", "readUser", "read", "setQuota", "dropEmptySettings",
+      "describe");
   /** The kinds of quota writes, as named in {@code hbaseqos_quota_writes_total{op}}. */
   public static final List<String> WRITE_OPS = List.of("SetThrottle", "RemoveThrottle",
-      "SetBypassGlobals");
+      "SetBypassGlobals", "DropEmptySettings");
 
   public OperatorMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -73,6 +74,17 @@ public class OperatorMetrics {
     writeCounter(cluster, op).increment();
   }
 
+  /** A row that held nothing, and hid later rows from HBase's own listing, was removed. */
+  public void emptyRowRemoved(String cluster) {
+    emptyRowCounter(cluster).increment();
+  }
+
+  private Counter emptyRowCounter(String cluster) {
+    return Counter.builder("hbaseqos.empty.rows.removed")
+        .description("User rows of hbase:quota that held only bypass_globals=false, removed (they stop HBase's quota listing)")
+        .tag("cluster", cluster).register(registry);
+  }
+
   public void driftCorrected(String cluster) {
     driftCounter(cluster).increment();
   }
@@ -105,6 +117,7 @@ public class OperatorMetrics {
   public void clusterUp(String cluster, BooleanSupplier up) {
     driftCounter(cluster);
     conflictCounter(cluster);
+    emptyRowCounter(cluster);
     CALLS.forEach(c -> errorCounter(cluster, c));
     WRITE_OPS.forEach(op -> writeCounter(cluster, op));
     Gauge.builder("hbaseqos.cluster.up", up, u -> u.getAsBoolean() ? 1 : 0)
@@ -115,7 +128,7 @@ public class OperatorMetrics {
   /** Drops the meters of a cluster no longer managed. */
   public void forgetCluster(String cluster) {
     for (String name : List.of("hbaseqos.cluster.up", "hbaseqos.drift.corrections", "hbaseqos.conflicts",
-        "hbaseqos.hbase.errors", "hbaseqos.quota.writes", "hbaseqos.hbase.call")) {
+        "hbaseqos.hbase.errors", "hbaseqos.quota.writes", "hbaseqos.hbase.call", "hbaseqos.empty.rows.removed")) {
       for (Meter m : registry.find(name).tag("cluster", cluster).meters()) {
         registry.remove(m);
       }

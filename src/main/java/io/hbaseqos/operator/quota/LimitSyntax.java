@@ -16,11 +16,15 @@ public final class LimitSyntax {
   /** Largest amount accepted, in the base unit: far above any real limit, far below overflow. */
   public static final long MAX_AMOUNT = 1L << 53;
 
-  /** Also the CRD's pattern; keep both in step (see {@code TenantQuota} API docs). */
+  /** The whole syntax (the CRD checks the same in steps, with a message for each: {@code ThrottleSpec}). */
   public static final String PATTERN =
       "^([0-9]{1,16})(req|cu|ms|[bkmgtp])/(sec|min|hour|day)$";
 
   private static final Pattern SHELL = Pattern.compile(PATTERN, Pattern.CASE_INSENSITIVE);
+  /** The shape every limit has, units aside; the API server's rules check the same steps in the same order. */
+  private static final Pattern SHAPE = Pattern.compile("^([0-9]+)([a-zA-Z]+)/([a-zA-Z]+)$");
+  private static final java.util.Set<String> UNITS = java.util.Set.of("req", "cu", "ms", "b", "k", "m", "g", "t", "p");
+  private static final java.util.Set<String> TIME_UNITS = java.util.Set.of("sec", "min", "hour", "day");
 
   private LimitSyntax() {}
 
@@ -34,10 +38,29 @@ public final class LimitSyntax {
     if (text == null || text.isBlank()) {
       throw new InvalidSpecException(field, "is empty; expected e.g. " + example(kind));
     }
-    Matcher m = SHELL.matcher(text.trim());
-    if (!m.matches()) {
-      throw new InvalidSpecException(field, "'" + text + "' is not a limit; expected <number><unit>/<sec|min|hour|day>"
-          + " such as " + example(kind));
+    String t = text.trim();
+    if (t.charAt(0) < '0' || t.charAt(0) > '9') {
+      throw new InvalidSpecException(field, "'" + text + "' must start with a whole number, such as " + example(kind));
+    }
+    Matcher shape = SHAPE.matcher(t);
+    if (!shape.matches()) {
+      throw new InvalidSpecException(field, "'" + text + "' must be <number><unit>/<time unit>, such as " + example(kind));
+    }
+    if (!UNITS.contains(shape.group(2).toLowerCase(Locale.ROOT))) {
+      throw new InvalidSpecException(field, "'" + text + "' has an unknown unit '" + shape.group(2)
+          + "': use req, B, K, M, G, T, P, CU or ms");
+    }
+    if (!TIME_UNITS.contains(shape.group(3).toLowerCase(Locale.ROOT))) {
+      throw new InvalidSpecException(field, "'" + text + "' has an unknown time unit '" + shape.group(3)
+          + "': use sec, min, hour or day");
+    }
+    if (shape.group(1).length() > 16) {
+      throw new InvalidSpecException(field, "'" + text + "' is too large (at most " + MAX_AMOUNT
+          + " requests, bytes, CU or ms per time unit)");
+    }
+    Matcher m = SHELL.matcher(t);
+    if (!m.matches()) { // cannot happen after the checks above; kept as the single source of the syntax
+      throw new InvalidSpecException(field, "'" + text + "' is not a limit such as " + example(kind));
     }
     String unit = m.group(2).toLowerCase(Locale.ROOT);
     ThrottleKind.Unit given = unitOf(unit);
@@ -105,7 +128,7 @@ public final class LimitSyntax {
     };
   }
 
-  static TimeUnit timeUnit(String name) {
+  public static TimeUnit timeUnit(String name) {
     return switch (name.toLowerCase(Locale.ROOT)) {
       case "sec" -> TimeUnit.SECONDS;
       case "min" -> TimeUnit.MINUTES;

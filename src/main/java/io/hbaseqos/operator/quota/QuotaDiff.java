@@ -5,8 +5,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Desired versus actual for one subject: the smallest list of writes that makes HBase match.
- * An empty list means nothing is to be written.
+ * Desired versus actual settings of one subject: the writes that make HBase match, in an order
+ * that never leaves the subject without a setting on the way (sets, then a bypass switched on,
+ * then removals, then a bypass switched off). HBase deletes a subject's cell when its last setting
+ * goes, and for a user's own settings that deletes the whole user row with the user's per-table
+ * and per-namespace throttles: changing a user's only throttle type must add before it removes.
+ * An empty list means nothing is to be written. See {@link QuotaPlan} for removals to nothing.
  */
 public final class QuotaDiff {
 
@@ -18,40 +22,28 @@ public final class QuotaDiff {
     }
     Subject s = desired.subject();
     List<QuotaOp> ops = new ArrayList<>();
-    // Removals first: for a user's global quota, removing the last type deletes the whole user row
-    // in HBase (including per-table settings), so callers re-read that user after removals.
+    for (Map.Entry<ThrottleKind, Limit> e : desired.throttles().entrySet()) {
+      if (!e.getValue().equals(actual.throttles().get(e.getKey()))) {
+        ops.add(new QuotaOp.SetThrottle(s, e.getKey(), e.getValue()));
+      }
+    }
+    if (desired.bypassGlobals() && !actual.bypassGlobals()) {
+      ops.add(new QuotaOp.SetBypassGlobals(s, true));
+    }
     for (ThrottleKind k : actual.throttles().keySet()) {
       if (!desired.throttles().containsKey(k)) {
         ops.add(new QuotaOp.RemoveThrottle(s, k));
       }
     }
-    for (Map.Entry<ThrottleKind, Limit> e : desired.throttles().entrySet()) {
-      Limit current = actual.throttles().get(e.getKey());
-      if (!e.getValue().equals(current)) {
-        ops.add(new QuotaOp.SetThrottle(s, e.getKey(), e.getValue()));
-      }
-    }
-    if (desired.bypassGlobals() != actual.bypassGlobals()) {
-      ops.add(new QuotaOp.SetBypassGlobals(s, desired.bypassGlobals()));
+    if (!desired.bypassGlobals() && actual.bypassGlobals()) {
+      ops.add(new QuotaOp.SetBypassGlobals(s, false));
     }
     return ops;
   }
 
-  /** Writes that remove everything a subject has (used on deletion and for unmanaged quotas). */
-  public static List<QuotaOp> removeAll(SubjectQuota actual) {
-    return between(SubjectQuota.empty(actual.subject()), actual);
-  }
-
-  /** True when applying {@code ops} may delete other subjects of the same user (HBase row delete). */
-  public static boolean mayDropUserRow(List<QuotaOp> ops, SubjectQuota actual) {
-    if (actual.subject().kind() != Subject.Kind.USER) {
-      return false;
-    }
-    SubjectQuota after = actual;
-    for (QuotaOp op : ops) {
-      after = applyTo(after, op);
-    }
-    return after.isEmpty() && !actual.isEmpty();
+  /** Whether HBase holds exactly the desired settings (storage details aside). */
+  public static boolean matches(SubjectQuota desired, SubjectQuota actual) {
+    return desired.throttles().equals(actual.throttles()) && desired.bypassGlobals() == actual.bypassGlobals();
   }
 
   /** The state HBase holds for the subject after the write (for a write-through cache). */
@@ -62,6 +54,9 @@ public final class QuotaDiff {
     if (op instanceof QuotaOp.RemoveThrottle rm) {
       return state.with(rm.kind(), null);
     }
-    return state.withBypass(((QuotaOp.SetBypassGlobals) op).bypass());
+    if (op instanceof QuotaOp.SetBypassGlobals b) {
+      return state.withBypass(b.bypass());
+    }
+    return state.hasSettings() ? state : SubjectQuota.empty(state.subject()); // DropEmptySettings
   }
 }

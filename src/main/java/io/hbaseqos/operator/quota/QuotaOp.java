@@ -1,6 +1,9 @@
 package io.hbaseqos.operator.quota;
 
-/** One write to HBase: each maps to exactly one {@code Admin.setQuota} call. */
+/**
+ * One write to HBase. The first three are one {@code Admin.setQuota} call each; the last is a
+ * conditional delete of a cell HBase's own API can never remove.
+ */
 public sealed interface QuotaOp {
 
   Subject subject();
@@ -13,4 +16,12 @@ public sealed interface QuotaOp {
 
   /** Sets or clears the user's bypass of table, namespace and RegionServer throttles. */
   record SetBypassGlobals(Subject subject, boolean bypass) implements QuotaOp {}
+
+  /**
+   * Deletes a user's own settings cell if it holds no setting (only {@code bypass_globals=false}).
+   * HBase keeps such a cell forever once a bypass was set; a user row holding nothing else stops
+   * HBase's quota scanner ({@code QuotaRetriever}), hiding every later row from
+   * {@code Admin.getQuota} and {@code list_quotas}. Applied only while the cell is still empty.
+   */
+  record DropEmptySettings(Subject subject) implements QuotaOp {}
 }

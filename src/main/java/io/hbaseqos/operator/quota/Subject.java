@@ -15,8 +15,14 @@ public record Subject(String user, String namespace, String table) implements Co
   public static final String NAMESPACE_PATTERN = "^[a-zA-Z0-9_]{1,128}$";
   /** Table: optional namespace, then a qualifier of word characters, '-' and '.', not starting with '.' or '-'. */
   public static final String TABLE_PATTERN = "^([a-zA-Z0-9_]{1,128}:)?[a-zA-Z0-9_][a-zA-Z0-9_.-]{0,254}$";
-  /** Users: a short user name as HBase sees it (no whitespace, no ',' which HBase uses as separator). */
-  public static final String USER_PATTERN = "^[^\\s,:]{1,256}$";
+  /**
+   * Users: a short user name as HBase sees it: no whitespace, no ',' or ':' (separators in HBase's
+   * metric and quota names), no '@' (HBase matches quotas against the short name, never a
+   * Kerberos {@code user@REALM}, and quotas have no {@code @group}), and no Unicode control,
+   * format or separator character (zero-width spaces, bidi overrides, line separators), which would
+   * let a second tenant look exactly like the first. Valid both in Java and in the API server's RE2.
+   */
+  public static final String USER_PATTERN = "^[^\\s,:@\\p{Cc}\\p{Cf}\\p{Z}]{1,256}$";
 
   /** Namespaces whose tables HBase never throttles, though it accepts quotas for them. */
   public static final List<String> SYSTEM_NAMESPACES = List.of("hbase", "backup");
@@ -71,6 +77,22 @@ public record Subject(String user, String namespace, String table) implements Co
     return table == null ? null : table.substring(table.indexOf(':') + 1);
   }
 
+  /**
+   * The subject, if HBase could hold quotas for it: names HBase accepts and a valid combination.
+   * Looser than {@link #validate}, which also applies the operator's own rules (they may tighten
+   * with a new version): a resource whose subject fails only those may still have written to HBase.
+   */
+  public static Subject storable(String user, String namespace, String table) {
+    boolean u = blankToNull(user) != null;
+    boolean n = blankToNull(namespace) != null;
+    boolean t = blankToNull(table) != null;
+    if ((!u && !n && !t) || (n && t) || (n && !NS.matcher(namespace).matches())
+        || (t && !TABLE.matcher(table).matches())) {
+      return null;
+    }
+    return new Subject(user, namespace, table);
+  }
+
   /** Validates names and the combination; returns every problem, field by field. */
   public static List<InvalidSpecException> validate(String user, String namespace, String table, String field) {
     List<InvalidSpecException> errors = new ArrayList<>();
@@ -85,8 +107,8 @@ public record Subject(String user, String namespace, String table) implements Co
       errors.add(new InvalidSpecException(field, "sets both namespace and table; HBase throttles a user, a namespace, "
           + "a table, a user on a table or a user on a namespace"));
     }
-    if (u && !USER.matcher(user).matches()) {
-      errors.add(new InvalidSpecException(field + ".user", "'" + user + "' is not a valid user name"));
+    if (u) {
+      userProblem(user).ifPresent(p -> errors.add(new InvalidSpecException(field + ".user", p)));
     }
     if (n) {
       if (!NS.matcher(namespace).matches()) {
@@ -105,6 +127,48 @@ public record Subject(String user, String namespace, String table) implements Co
       }
     }
     return errors;
+  }
+
+  /** What is wrong with a user name, in words (the same rules as {@link #USER_PATTERN}). */
+  public static java.util.Optional<String> userProblem(String user) {
+    if (USER.matcher(user).matches()) {
+      return java.util.Optional.empty();
+    }
+    if (user.length() > 256) {
+      return java.util.Optional.of("is longer than 256 characters");
+    }
+    if (user.startsWith("@")) {
+      return java.util.Optional.of("'" + printable(user) + "' names a group: HBase quotas apply to users, not groups");
+    }
+    if (user.contains("@")) {
+      return java.util.Optional.of("'" + printable(user) + "' has a realm: HBase matches quotas against the short user "
+          + "name (the principal's name before '@', after auth_to_local), so use '" + printable(user.substring(0,
+          user.indexOf('@'))) + "'");
+    }
+    if (user.codePoints().anyMatch(Subject::invisible)) {
+      return java.util.Optional.of("'" + printable(user) + "' contains a control, format or separator character "
+          + "(such as a zero-width space, a bidi override or a line separator): it would look like another user");
+    }
+    return java.util.Optional.of("'" + printable(user) + "' contains a space, ',' or ':', which HBase uses as separators");
+  }
+
+  /** Control, format and separator characters, except the ASCII space (refused with its own message). */
+  private static boolean invisible(int c) {
+    int type = Character.getType(c);
+    return type == Character.CONTROL || type == Character.FORMAT || (Character.isSpaceChar(c) && c != ' ');
+  }
+
+  /** The name with invisible characters shown as {@code \\uXXXX}, for messages. */
+  static String printable(String s) {
+    StringBuilder sb = new StringBuilder();
+    s.codePoints().forEach(c -> {
+      if (invisible(c)) {
+        sb.append(String.format("\\u%04X", c));
+      } else {
+        sb.appendCodePoint(c);
+      }
+    });
+    return sb.toString();
   }
 
   private static InvalidSpecException systemNamespace(String field, String ns) {

@@ -12,7 +12,12 @@ import io.hbaseqos.operator.metrics.PrometheusClient;
 import java.io.IOException;
 import java.util.Set;
 
-/** Where a calibrated tenant's observed rate comes from: the adapters behind {@link CalibrationLoops.Source}. */
+/**
+ * Where a calibrated tenant's observed rate comes from: the adapters behind
+ * {@link CalibrationLoops.Source}. Neither runs in the cluster's HBase call pool: the RegionServer
+ * counters are read from the info servers over HTTP, so a failing read is the tenant's
+ * {@code MetricsUnavailable}, never the cluster's back-off.
+ */
 final class CalibrationSources {
   private CalibrationSources() {}
 

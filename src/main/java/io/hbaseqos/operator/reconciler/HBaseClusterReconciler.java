@@ -1,10 +1,13 @@
 package io.hbaseqos.operator.reconciler;
 
+import io.hbaseqos.operator.api.Conditions;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.hbaseqos.operator.api.HBaseCluster;
 import io.hbaseqos.operator.api.HBaseClusterStatus;
 import io.hbaseqos.operator.api.QuotaSettingsSpec;
-import io.hbaseqos.operator.cluster.ClusterRegistry;
+import io.hbaseqos.operator.cluster.ClusterConnections;
+import io.hbaseqos.operator.ownership.Ownership;
+import io.hbaseqos.operator.sync.Resync;
 import io.hbaseqos.operator.cluster.ClusterState;
 import io.hbaseqos.operator.cluster.RefreshPeriodCheck;
 import io.hbaseqos.operator.api.TopologyStatus;
@@ -45,22 +48,29 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 /**
- * Registers each HBaseCluster's connection with the {@link ClusterRegistry} (which runs its
- * resync loop) and reports what the loop learned: reachability, version, RegionServers, whether
- * quotas and RPC throttling are on, and how many quotas are managed.
+ * Connects each HBaseCluster ({@link ClusterConnections}), schedules its {@link Resync} loop, runs
+ * its topology, and reports what the loop learned: reachability, version, RegionServers, whether
+ * quotas and RPC throttling are on, how many quotas are managed, and the quota table's housekeeping.
  */
 @ControllerConfiguration(name = HBaseClusterReconciler.NAME)
 public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner<HBaseCluster> {
   public static final String NAME = "hbasecluster";
 
-  private final ClusterRegistry registry;
+  private final ClusterConnections connections;
+  private final Ownership ownership;
+  private final Resync resync;
+  private final Triggers triggers;
   private final EventRecorder events;
   private final OperatorMetrics metrics;
   private final Clock clock;
 
   @Inject
-  public HBaseClusterReconciler(ClusterRegistry registry, EventRecorder events, OperatorMetrics metrics, Clock clock) {
-    this.registry = registry;
+  public HBaseClusterReconciler(ClusterConnections connections, Ownership ownership, Resync resync, Triggers triggers,
+      EventRecorder events, OperatorMetrics metrics, Clock clock) {
+    this.connections = connections;
+    this.ownership = ownership;
+    this.resync = resync;
+    this.triggers = triggers;
     this.events = events;
     this.metrics = metrics;
     this.clock = clock;
@@ -71,7 +81,7 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
   @Override
   public List<EventSource<?, HBaseCluster>> prepareEventSources(EventSourceContext<HBaseCluster> context) {
     ResourceTrigger<HBaseCluster> trigger = new ResourceTrigger<>("hbasecluster-trigger");
-    registry.bindClusters(trigger);
+    triggers.bindClusters(trigger);
     SecondaryToPrimaryMapper<Node> everyTopology = node -> context.getPrimaryCache()
         .list(hc -> hc.getSpec() != null && hc.getSpec().getTopology() != null).map(ResourceID::fromResource)
         .collect(Collectors.toSet());
@@ -133,7 +143,8 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
       Conditions.set(st, Conditions.READY, false, "InvalidSpec", msg, gen, now);
       return finish(hc, context, old, st, gen);
     }
-    ClusterState state = registry.upsert(hc);
+    ClusterState state = connections.stateFor(hc);
+    resync.schedule(hc);
     String key = state.id();
     if (!state.isAvailable()) {
       if (!"Unreachable".equals(Conditions.reason(old, Conditions.REACHABLE))) {
@@ -158,10 +169,11 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
     st.setRegionServers(info.regionServers());
     st.setRpcThrottleEnabled(info.rpcThrottleEnabled());
     st.setQuotasEnabled(info.quotasEnabled());
-    int[] counts = registry.managedAndUnmanaged(key);
-    if (counts != null) {
-      st.setManagedQuotas(counts[0]);
-      st.setUnmanagedQuotas(counts[1]);
+    Resync.Report report = resync.report(key).orElse(null);
+    if (report != null) {
+      st.setManagedQuotas(report.managed());
+      st.setUnmanagedQuotas(report.unmanaged());
+      reportHousekeeping(hc, old, st, report, gen, now);
     }
     boolean expectQuotas = hc.getSpec().getQuotas() == null || !Boolean.FALSE.equals(hc.getSpec().getQuotas().getEnabled());
     if (expectQuotas && !info.quotasEnabled()) {
@@ -194,7 +206,8 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
       Long gen, Instant now) {
     QuotaSettingsSpec q = hc.getSpec().getQuotas();
     Duration expected = Durations.parse(q == null ? null : q.getRefreshPeriod(), QuotaSettingsSpec.DEFAULT_REFRESH);
-    RefreshPeriodCheck.Result r = RefreshPeriodCheck.check(info.refreshPeriods(), expected, info.version());
+    RefreshPeriodCheck.Result r = RefreshPeriodCheck.check(connections.get(ClusterConnections.key(hc))
+        .map(ClusterState::refreshPeriods).orElse(java.util.Map.of()), expected, info.version());
     st.setQuotaRefreshPeriod(r.observed());
     switch (r.outcome()) {
       case MATCHES -> Conditions.set(st, Conditions.REFRESH_PERIOD, "True", "Matches", r.message(), gen, now);
@@ -205,6 +218,39 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
         }
         Conditions.set(st, Conditions.REFRESH_PERIOD, "False", "Mismatch", r.message(), gen, now);
       }
+    }
+  }
+
+  /**
+   * What the resync's housekeeping found: {@code UnmanagedRemoval} under {@code unmanagedPolicy:
+   * Remove} (held until nothing can make a removal wrong), and {@code QuotaTableHealthy} (False when
+   * a row that hides others could not be removed, or a removal failed).
+   */
+  private void reportHousekeeping(HBaseCluster hc, HBaseClusterStatus old, HBaseClusterStatus st, Resync.Report report,
+      Long gen, Instant now) {
+    boolean remove = hc.getSpec().getQuotas() != null
+        && hc.getSpec().getQuotas().getUnmanagedPolicy() == QuotaSettingsSpec.UnmanagedPolicy.Remove;
+    if (!remove) {
+      Conditions.remove(st, Conditions.UNMANAGED_REMOVAL);
+    } else if (report.removalHeld() != null) {
+      String msg = "unmanaged quotas are not removed while " + report.removalHeld();
+      if (!"Held".equals(Conditions.reason(old, Conditions.UNMANAGED_REMOVAL))) {
+        events.normal(hc, "UnmanagedRemovalHeld", msg);
+      }
+      Conditions.set(st, Conditions.UNMANAGED_REMOVAL, false, "Held", msg, gen, now);
+    } else {
+      Conditions.set(st, Conditions.UNMANAGED_REMOVAL, true, "Active",
+          "quotas no TenantQuota claims on this HBase are removed (except unmanagedIgnore and retained ones)", gen, now);
+    }
+    if (report.problem() == null) {
+      Conditions.set(st, Conditions.QUOTA_TABLE_HEALTHY, true, "Healthy", "every row of hbase:quota holds a setting",
+          gen, now);
+    } else {
+      if (!java.util.Objects.equals(report.problem(),
+          old.condition(Conditions.QUOTA_TABLE_HEALTHY).map(c -> c.getMessage()).orElse(null))) {
+        events.warning(hc, "QuotaTableProblem", report.problem());
+      }
+      Conditions.set(st, Conditions.QUOTA_TABLE_HEALTHY, false, "Problem", report.problem(), gen, now);
     }
   }
 
@@ -295,14 +341,15 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
 
   @Override
   public DeleteControl cleanup(HBaseCluster hc, Context<HBaseCluster> context) {
-    String key = ClusterRegistry.clusterKey(hc.getMetadata().getNamespace(), hc.getMetadata().getName());
-    int remaining = registry.tenantsOf(key).size();
+    String key = ClusterConnections.key(hc);
+    int remaining = ownership.tenantsOf(key).size();
     if (remaining > 0) {
       events.normal(hc, "WaitingForTenants", remaining + " TenantQuota(s) still reference this cluster; "
           + "it is removed once their throttles are cleaned up");
       return DeleteControl.noFinalizerRemoval().rescheduleAfter(5_000);
     }
-    registry.remove(key);
+    resync.cancel(key);
+    connections.remove(key);
     if (topology != null) {
       topology.forget(hc);
     }

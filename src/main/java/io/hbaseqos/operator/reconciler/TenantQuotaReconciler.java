@@ -2,25 +2,28 @@ package io.hbaseqos.operator.reconciler;
 
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.hbaseqos.operator.api.AppliedThrottle;
-import io.hbaseqos.operator.api.CalibrationStatus;
-import io.hbaseqos.operator.calibration.CalibrationLoops;
-import io.hbaseqos.operator.calibration.CalibrationPlan;
-import io.hbaseqos.operator.calibration.CalibrationReport;
-import io.hbaseqos.operator.calibration.ControlLaw;
-import io.hbaseqos.operator.metrics.PrometheusClient;
+import io.hbaseqos.operator.api.Conditions;
+import io.hbaseqos.operator.api.DesiredQuotas;
+import io.hbaseqos.operator.api.HBaseCluster;
 import io.hbaseqos.operator.api.TenantQuota;
 import io.hbaseqos.operator.api.TenantQuotaSpec;
 import io.hbaseqos.operator.api.TenantQuotaStatus;
-import io.hbaseqos.operator.cluster.ClusterRegistry;
+import io.hbaseqos.operator.calibration.CalibrationLoops;
+import io.hbaseqos.operator.calibration.CalibrationPlan;
+import io.hbaseqos.operator.cluster.ClusterConnections;
 import io.hbaseqos.operator.cluster.ClusterState;
 import io.hbaseqos.operator.cluster.ClusterUnavailableException;
 import io.hbaseqos.operator.cluster.Errors;
 import io.hbaseqos.operator.metrics.OperatorMetrics;
-import io.hbaseqos.operator.quota.DesiredQuotas;
+import io.hbaseqos.operator.metrics.PrometheusClient;
+import io.hbaseqos.operator.ownership.Ownership;
+import io.hbaseqos.operator.ownership.RetainedSubjects;
 import io.hbaseqos.operator.quota.LimitSyntax;
-import io.hbaseqos.operator.quota.QuotaDiff;
 import io.hbaseqos.operator.quota.QuotaOp;
+import io.hbaseqos.operator.quota.Subject;
 import io.hbaseqos.operator.quota.SubjectQuota;
+import io.hbaseqos.operator.sync.QuotaSync;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -29,7 +32,9 @@ import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.MaxReconciliationInterval;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.time.Clock;
@@ -44,8 +49,11 @@ import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
 /**
- * Reconciles one TenantQuota into {@code hbase:quota}: validate, check ownership of the subject,
- * compare with the cluster's shared snapshot, write only the differences, and report.
+ * Reconciles one TenantQuota into {@code hbase:quota}. It orchestrates and reports; the decisions
+ * live elsewhere: the HBaseCluster comes from a synced informer cache, ownership from
+ * {@link Ownership}, the writes and HBase's row side effects from {@link QuotaSync}, the limit of a
+ * calibrated tenant from {@link CalibrationLoops}. This class maps their outcomes to status,
+ * conditions, events and metrics.
  */
 @ControllerConfiguration(name = TenantQuotaReconciler.NAME,
     maxReconciliationInterval = @MaxReconciliationInterval(interval = 10, timeUnit = TimeUnit.MINUTES))
@@ -55,18 +63,26 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
   public static final String SKIP_CLEANUP_ANNOTATION = "hbaseqos.io/skip-cleanup";
   private static final Logger LOG = Logger.getLogger(TenantQuotaReconciler.class);
 
-  private final ClusterRegistry registry;
+  private final ClusterConnections connections;
+  private final Ownership ownership;
+  private final QuotaSync sync;
+  private final RetainedSubjects retained;
+  private final Triggers triggers;
   private final EventRecorder events;
   private final OperatorMetrics metrics;
   private final Clock clock;
-
   private final CalibrationLoops loops;
   private final PrometheusClient prometheus = new PrometheusClient();
 
   @Inject
-  public TenantQuotaReconciler(ClusterRegistry registry, EventRecorder events, OperatorMetrics metrics, Clock clock,
+  public TenantQuotaReconciler(ClusterConnections connections, Ownership ownership, QuotaSync sync,
+      RetainedSubjects retained, Triggers triggers, EventRecorder events, OperatorMetrics metrics, Clock clock,
       CalibrationLoops loops) {
-    this.registry = registry;
+    this.connections = connections;
+    this.ownership = ownership;
+    this.sync = sync;
+    this.retained = retained;
+    this.triggers = triggers;
     this.events = events;
     this.metrics = metrics;
     this.clock = clock;
@@ -75,216 +91,253 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
 
   @Override
   public List<EventSource<?, TenantQuota>> prepareEventSources(EventSourceContext<TenantQuota> context) {
-    context.getPrimaryCache().addIndexers(ClusterRegistry.indexers());
+    var tenants = context.getPrimaryCache();
+    tenants.addIndexers(Ownership.indexers());
+    ownership.bindTenants(Informers.view(tenants));
+    // The HBaseCluster a TenantQuota names, from a cache the framework has synced before the first
+    // reconcile: "not found" then means not found, also right after a restart.
+    InformerEventSource<HBaseCluster, TenantQuota> clusters = new InformerEventSource<>(
+        InformerEventSourceConfiguration.from(HBaseCluster.class, TenantQuota.class).withName("hbaseclusters")
+            .withSecondaryToPrimaryMapper(hc -> tenants.byIndex(Ownership.INDEX_CLUSTER, ClusterConnections.key(hc))
+                .stream().map(ResourceID::fromResource).collect(Collectors.toSet()))
+            .withPrimaryToSecondaryMapper((TenantQuota tq) -> tq.getSpec() == null || tq.getSpec().getClusterRef() == null
+                ? Set.of() : Set.of(new ResourceID(tq.getSpec().getClusterRef().getName(), tq.getMetadata().getNamespace())))
+            // status writes of the HBaseCluster concern no tenant; its spec and its deletion do
+            .withOnUpdateFilter((now, before) -> !Objects.equals(now.getMetadata().getGeneration(),
+                before.getMetadata().getGeneration()) || !Objects.equals(now.getMetadata().getDeletionTimestamp(),
+                before.getMetadata().getDeletionTimestamp()))
+            .build(), context);
+    ownership.bindClusters(Informers.view(clusters));
     ResourceTrigger<TenantQuota> trigger = new ResourceTrigger<>("tenantquota-trigger");
-    registry.bindTenants(context.getPrimaryCache(), trigger);
-    return List.of(trigger);
+    triggers.bindTenants(trigger);
+    return List.of(clusters, trigger);
+  }
+
+  /** One reconcile's view of the resource: the status as last written, the next one, and when. */
+  private static final class Pass {
+    final TenantQuota tq;
+    final TenantQuotaStatus old;
+    final TenantQuotaStatus st;
+    final Long gen;
+    final Instant now;
+    Duration retry;
+
+    Pass(TenantQuota tq, Instant now) {
+      this.tq = tq;
+      TenantQuotaStatus written = Statuses.current(tq);
+      this.old = written == null ? new TenantQuotaStatus() : written;
+      this.st = Serialization.unmarshal(Serialization.asJson(old), TenantQuotaStatus.class);
+      this.gen = tq.getMetadata().getGeneration();
+      this.now = now;
+    }
+
+    void ready(boolean ok, String reason, String message) {
+      Conditions.set(st, Conditions.READY, ok, reason, message, gen, now);
+    }
+
+    void retryWithin(Duration d) {
+      if (d != null && (retry == null || d.compareTo(retry) < 0)) {
+        retry = d;
+      }
+    }
   }
 
   @Override
   public UpdateControl<TenantQuota> reconcile(TenantQuota tq, Context<TenantQuota> context) {
-    TenantQuotaStatus written = Statuses.current(tq);
-    TenantQuotaStatus old = written == null ? new TenantQuotaStatus() : written;
-    TenantQuotaStatus st = copy(old);
-    Long gen = tq.getMetadata().getGeneration();
-    Instant now = clock.instant();
-    Duration retry = null;
-
-    SubjectQuota desired = null;
-    try {
-      desired = DesiredQuotas.from(tq.getSpec());
-    } catch (DesiredQuotas.Invalid e) {
-      if (!"InvalidSpec".equals(Conditions.reason(old, Conditions.READY))
-          || !Objects.equals(e.getMessage(), old.condition(Conditions.READY).map(c -> c.getMessage()).orElse(null))) {
-        metrics.invalidResource("TenantQuota");
-        events.warning(tq, "InvalidSpec", e.getMessage());
-      }
-      Conditions.set(st, Conditions.READY, false, "InvalidSpec", e.getMessage(), gen, now);
-      return finish(tq, context, old, st, gen, null);
-    }
-    st.setSubject(desired.subject().toString());
-    String clusterKey = ClusterRegistry.clusterKeyOf(tq);
-    ClusterState cluster = registry.get(clusterKey).orElse(null);
-    if (cluster == null) {
-      String msg = "HBaseCluster '" + tq.getSpec().getClusterRef().getName() + "' not found in namespace '"
-          + tq.getMetadata().getNamespace() + "'";
-      transitionEvent(tq, old, "ClusterNotFound", msg, true);
-      Conditions.set(st, Conditions.READY, false, "ClusterNotFound", msg, gen, now);
-      return finish(tq, context, old, st, gen, null);
-    }
-    if (!registry.owns(tq)) {
-      TenantQuota owner = registry.claimants(tq).get(0);
-      String msg = "subject " + desired.subject() + " is already managed by TenantQuota '"
-          + owner.getMetadata().getName() + "'; nothing of this resource is written to HBase";
-      if (!Conditions.isTrue(old, Conditions.CONFLICT)) {
-        metrics.conflict(clusterKey);
-        events.warning(tq, "Conflict", msg);
-      }
-      Conditions.set(st, Conditions.CONFLICT, true, "SubjectClaimed", msg, gen, now);
-      Conditions.set(st, Conditions.READY, false, "Conflict", msg, gen, now);
-      st.setThrottles(new ArrayList<>());
-      st.setSummary(null);
-      st.setBypassGlobals(null);
-      return finish(tq, context, old, st, gen, null);
-    }
-    Conditions.remove(st, Conditions.CONFLICT);
-
-    Duration nextPeriod = null;
-    if (tq.getSpec().getCalibration() != null) {
-      CalibrationPlan plan = CalibrationPlan.of(tq.getSpec());
-      CalibrationLoops.Outcome out = loops.step(tq.getMetadata().getUid(),
-          Serialization.asJson(tq.getSpec().getCalibration()) + "/" + tq.getSpec().getScope(), plan,
-          plan.limitInForce(desired, old.getCalibration()), CalibrationSources.of(tq.getSpec(), cluster, prometheus), now);
-      desired = plan.apply(desired, out.limit());
-      calibrationStatus(tq, old, st, plan, out, gen, now);
-      nextPeriod = out.until(now).plusMillis(50);
-    } else if (old.getCalibration() != null) {
-      st.setCalibration(null);
-      Conditions.remove(st, Conditions.CALIBRATED);
-      loops.forget(tq.getMetadata().getUid());
-      metrics.forgetCalibration(tq.getMetadata().getNamespace(), tq.getMetadata().getName());
-    }
-
-    try {
-      cluster.ensureLoaded();
-      SubjectQuota actual = cluster.actual(desired.subject());
-      List<QuotaOp> ops = QuotaDiff.between(desired, actual);
-      if (!ops.isEmpty()) {
-        boolean collateral = cluster.takeCollateral(desired.subject());
-        boolean drift = !collateral && Objects.equals(old.getObservedGeneration(), gen)
-            && Conditions.isTrue(old, Conditions.READY) && render(desired).equals(old.getThrottles())
-            && Objects.equals(old.getBypassGlobals(), desired.bypassGlobals() ? Boolean.TRUE : null);
-        Set<io.hbaseqos.operator.quota.Subject> lost = cluster.apply(desired.subject(), ops);
-        registry.triggerTenants(lost, clusterKey);
-        st.setLastSyncTime(now.toString());
-        if (drift) {
-          metrics.driftCorrected(clusterKey);
-          st.setDriftCorrections((old.getDriftCorrections() == null ? 0 : old.getDriftCorrections()) + 1);
-          st.setLastDriftTime(now.toString());
-          String msg = "restored " + desired.subject() + " to " + desired.describe() + " (found " + actual.describe()
-              + ", changed outside the operator)";
-          events.warning(tq, "DriftCorrected", msg);
-          Conditions.set(st, Conditions.SYNCED, true, "DriftCorrected", msg, gen, now);
-        } else {
-          events.normal(tq, "Applied", describe(ops));
-          Conditions.set(st, Conditions.SYNCED, true, "Applied", "HBase holds " + desired.describe(), gen, now);
-        }
-      } else if (st.getLastSyncTime() == null) {
-        st.setLastSyncTime(now.toString());
-        Conditions.set(st, Conditions.SYNCED, true, "InSync", "HBase holds " + desired.describe(), gen, now);
-      }
-      SubjectQuota inHBase = cluster.actual(desired.subject());
-      st.setThrottles(render(inHBase));
-      metrics.tenantLimits(tq.getMetadata().getNamespace(), tq.getMetadata().getName(), inHBase.throttles());
-      st.setBypassGlobals(inHBase.bypassGlobals() ? Boolean.TRUE : null);
-      st.setSummary(inHBase.describe());
-      Conditions.set(st, Conditions.READY, true, "Synced", "throttles applied to HBase cluster "
-          + tq.getSpec().getClusterRef().getName(), gen, now);
-    } catch (ClusterUnavailableException e) {
-      transitionEvent(tq, old, "HBaseUnavailable", e.getMessage() + ": " + cluster.lastErrorDetail(), true);
-      Conditions.set(st, Conditions.READY, false, "HBaseUnavailable", e.getMessage(), gen, now);
-      retry = e.retryAfter().plusMillis(100);
-    } catch (IOException e) {
-      String msg = "HBase refused the quota: " + Errors.rootMessage(e);
-      transitionEvent(tq, old, "HBaseError", msg, true);
-      Conditions.set(st, Conditions.READY, false, "HBaseError", msg, gen, now);
-      retry = Duration.ofSeconds(30);
-    }
-    if (nextPeriod != null && (retry == null || nextPeriod.compareTo(retry) < 0)) {
-      retry = nextPeriod;
-    }
-    return finish(tq, context, old, st, gen, retry);
-  }
-
-  private void calibrationStatus(TenantQuota tq, TenantQuotaStatus old, TenantQuotaStatus st, CalibrationPlan plan,
-      CalibrationLoops.Outcome out, Long gen, Instant now) {
-    CalibrationStatus cs = CalibrationReport.next(old.getCalibration(), plan, out, now);
-    st.setCalibration(cs);
-    String before = old.getCalibration() == null ? null : old.getCalibration().getState();
-    ControlLaw.State state = out.state();
-    if (out.moved()) {
-      events.normal(tq, "CalibrationMoved", out.reason());
-    }
-    if (out.stepped() && !state.name().equals(before)) {
-      switch (state) {
-        case Converged -> {
-          if (out.nearest()) {
-            events.warning(tq, "TargetNotAchievable", out.reason());
-          } else {
-            events.normal(tq, "Calibrated", out.reason());
-          }
-        }
-        case MetricsUnavailable, AtBound -> events.warning(tq, "Calibration" + state, out.reason());
-        default -> { }
-      }
-    }
-    Conditions.set(st, Conditions.CALIBRATED, state == ControlLaw.State.Converged,
-        CalibrationReport.conditionReason(out), CalibrationReport.conditionMessage(plan, out), gen, now);
-    metrics.calibration(tq.getMetadata().getNamespace(), tq.getMetadata().getName(), plan.settings().target(),
-        out.observation().ops(), state.name());
-  }
-
-  private UpdateControl<TenantQuota> finish(TenantQuota tq, Context<TenantQuota> context, TenantQuotaStatus old,
-      TenantQuotaStatus st, Long gen, Duration retry) {
-    st.setObservedGeneration(gen);
-    Statuses.write(context.getClient(), tq, old, st);
+    Pass p = new Pass(tq, clock.instant());
+    run(p, context);
+    p.st.setObservedGeneration(p.gen);
+    Statuses.write(context.getClient(), tq, p.old, p.st);
     UpdateControl<TenantQuota> control = UpdateControl.noUpdate();
-    if (retry != null) {
-      control.rescheduleAfter(retry);
+    if (p.retry != null) {
+      control.rescheduleAfter(p.retry);
     }
     return control;
   }
 
-  private void transitionEvent(TenantQuota tq, TenantQuotaStatus old, String reason, String msg, boolean warning) {
-    if (!reason.equals(Conditions.reason(old, Conditions.READY))) {
-      if (warning) {
-        events.warning(tq, reason, msg);
-      } else {
-        events.normal(tq, reason, msg);
+  private void run(Pass p, Context<TenantQuota> context) {
+    SubjectQuota desired;
+    try {
+      desired = DesiredQuotas.from(p.tq.getSpec());
+    } catch (DesiredQuotas.Invalid e) {
+      // nothing is written; what HBase holds for the subject stays, still claimed by this resource
+      if (!"InvalidSpec".equals(Conditions.reason(p.old, Conditions.READY))
+          || !Objects.equals(e.getMessage(), p.old.condition(Conditions.READY).map(c -> c.getMessage()).orElse(null))) {
+        metrics.invalidResource("TenantQuota");
+        events.warning(p.tq, "InvalidSpec", e.getMessage());
       }
+      p.ready(false, "InvalidSpec", e.getMessage());
+      return;
+    }
+    HBaseCluster hc = context.getSecondaryResource(HBaseCluster.class).orElse(null);
+    if (hc == null) {
+      String msg = "HBaseCluster '" + p.tq.getSpec().getClusterRef().getName() + "' not found in namespace '"
+          + p.tq.getMetadata().getNamespace() + "'";
+      transition(p, "ClusterNotFound", msg);
+      p.ready(false, "ClusterNotFound", msg);
+      return;
+    }
+    ClusterState cluster = connections.stateFor(hc);
+    try {
+      cluster.ensureLoaded(); // the cluster's identity decides who else claims the subject
+      if (!claimOwnership(p, desired.subject())) {
+        return;
+      }
+      desired = calibrate(p, desired, cluster);
+      apply(p, cluster, desired);
+    } catch (ClusterUnavailableException e) {
+      transition(p, "HBaseUnavailable", e.getMessage() + ": " + cluster.lastErrorDetail());
+      p.ready(false, "HBaseUnavailable", e.getMessage());
+      p.retryWithin(e.retryAfter().plusMillis(100));
+    } catch (IOException e) {
+      String msg = "HBase refused the quota: " + Errors.rootMessage(e);
+      transition(p, "HBaseError", msg);
+      p.ready(false, "HBaseError", msg);
+      p.retryWithin(Duration.ofSeconds(30));
+    }
+  }
+
+  /** False (and status says who owns it) when another TenantQuota owns the subject. */
+  private boolean claimOwnership(Pass p, Subject subject) {
+    if (ownership.owns(p.tq)) {
+      Conditions.remove(p.st, Conditions.CONFLICT);
+      return true;
+    }
+    TenantQuota owner = ownership.claimants(p.tq).get(0);
+    String ownerName = Objects.equals(owner.getMetadata().getNamespace(), p.tq.getMetadata().getNamespace())
+        ? "'" + owner.getMetadata().getName() + "'"
+        : "'" + owner.getMetadata().getNamespace() + "/" + owner.getMetadata().getName() + "' (same HBase cluster)";
+    String msg = "subject " + subject + " is already managed by TenantQuota " + ownerName
+        + "; nothing of this resource is written to HBase";
+    if (!Conditions.isTrue(p.old, Conditions.CONFLICT)) {
+      metrics.conflict(Ownership.clusterKeyOf(p.tq));
+      events.warning(p.tq, "Conflict", msg);
+    }
+    Conditions.set(p.st, Conditions.CONFLICT, true, "SubjectClaimed", msg, p.gen, p.now);
+    p.ready(false, "Conflict", msg);
+    p.st.setThrottles(new ArrayList<>());
+    p.st.setSummary(null);
+    p.st.setBypassGlobals(null);
+    return false;
+  }
+
+  /** The desired settings with the calibrated limit, and the calibration's status. */
+  private SubjectQuota calibrate(Pass p, SubjectQuota desired, ClusterState cluster) {
+    TenantQuotaSpec spec = p.tq.getSpec();
+    if (spec.getCalibration() == null) {
+      if (p.old.getCalibration() != null) {
+        p.st.setCalibration(null);
+        Conditions.remove(p.st, Conditions.CALIBRATED);
+        loops.forget(p.tq.getMetadata().getUid());
+        metrics.forgetCalibration(p.tq.getMetadata().getNamespace(), p.tq.getMetadata().getName());
+      }
+      return desired;
+    }
+    CalibrationPlan plan = CalibrationPlan.of(spec);
+    CalibrationLoops.Outcome out = loops.step(p.tq.getMetadata().getUid(),
+        Serialization.asJson(spec.getCalibration()) + "/" + plan.scope(), plan,
+        plan.limitInForce(desired, p.old.getCalibration()),
+        CalibrationLoops.Resume.of(p.old.getCalibration(), Conditions.reason(p.old, Conditions.CALIBRATED)),
+        CalibrationSources.of(spec, cluster, prometheus), p.now);
+    CalibrationStatuses.report(p.tq, p.old, p.st, plan, out, p.gen, p.now, events, metrics);
+    p.retryWithin(out.until(p.now).plusMillis(50));
+    return plan.apply(desired, out.limit());
+  }
+
+  private void apply(Pass p, ClusterState cluster, SubjectQuota desired) throws IOException {
+    boolean settled = Objects.equals(p.old.getObservedGeneration(), p.gen) && Conditions.isTrue(p.old, Conditions.READY)
+        && render(desired).equals(p.old.getThrottles())
+        && Objects.equals(p.old.getBypassGlobals(), desired.bypassGlobals() ? Boolean.TRUE : null);
+    QuotaSync.Outcome out = sync.sync(cluster, desired, settled);
+    String clusterKey = Ownership.clusterKeyOf(p.tq);
+    switch (out.result()) {
+      case DRIFT_CORRECTED -> {
+        metrics.driftCorrected(clusterKey);
+        p.st.setDriftCorrections((p.old.getDriftCorrections() == null ? 0 : p.old.getDriftCorrections()) + 1);
+        p.st.setLastDriftTime(p.now.toString());
+        p.st.setLastSyncTime(p.now.toString());
+        String msg = "restored " + desired.subject() + " to " + desired.describe() + " (found " + out.found().describe()
+            + ", changed outside the operator)";
+        events.warning(p.tq, "DriftCorrected", msg);
+        Conditions.set(p.st, Conditions.SYNCED, true, "DriftCorrected", msg, p.gen, p.now);
+      }
+      case WRITTEN -> {
+        p.st.setLastSyncTime(p.now.toString());
+        events.normal(p.tq, "Applied", describe(out.written()));
+        Conditions.set(p.st, Conditions.SYNCED, true, "Applied", "HBase holds " + desired.describe(), p.gen, p.now);
+      }
+      case UNCHANGED -> {
+        if (p.st.getLastSyncTime() == null) {
+          p.st.setLastSyncTime(p.now.toString());
+          Conditions.set(p.st, Conditions.SYNCED, true, "InSync", "HBase holds " + desired.describe(), p.gen, p.now);
+        }
+      }
+    }
+    p.st.setSubject(desired.subject().toString());
+    SubjectQuota inHBase = cluster.actual(desired.subject());
+    p.st.setThrottles(render(inHBase));
+    metrics.tenantLimits(p.tq.getMetadata().getNamespace(), p.tq.getMetadata().getName(), inHBase.throttles());
+    p.st.setBypassGlobals(inHBase.bypassGlobals() ? Boolean.TRUE : null);
+    p.st.setSummary(inHBase.describe());
+    p.ready(true, "Synced", "throttles applied to HBase cluster " + p.tq.getSpec().getClusterRef().getName());
+  }
+
+  /** An event when the Ready reason changes (not on every retry). */
+  private void transition(Pass p, String reason, String msg) {
+    if (!reason.equals(Conditions.reason(p.old, Conditions.READY))) {
+      events.warning(p.tq, reason, msg);
     }
   }
 
   @Override
   public DeleteControl cleanup(TenantQuota tq, Context<TenantQuota> context) {
+    TenantQuotaSpec spec = tq.getSpec();
+    Subject subject = Ownership.subjectOf(tq);
+    HBaseCluster hc = context.getSecondaryResource(HBaseCluster.class).orElse(null);
     String skip = tq.getMetadata().getAnnotations() == null ? null
         : tq.getMetadata().getAnnotations().get(SKIP_CLEANUP_ANNOTATION);
-    TenantQuotaSpec spec = tq.getSpec();
-    if (spec != null && spec.getDeletionPolicy() == TenantQuotaSpec.DeletionPolicy.Retain) {
-      events.normal(tq, "Retained", "deletionPolicy Retain: throttles stay in HBase");
-      return released(tq);
-    }
     if ("true".equalsIgnoreCase(skip)) {
       events.warning(tq, "CleanupSkipped", "annotation " + SKIP_CLEANUP_ANNOTATION
           + " is set: throttles (if any) are left in HBase");
-      return released(tq);
+      return released(tq, subject);
     }
-    SubjectQuota desired;
-    try {
-      desired = DesiredQuotas.from(spec);
-    } catch (DesiredQuotas.Invalid e) {
-      return released(tq); // an invalid resource never wrote anything
+    if (subject == null) {
+      return released(tq, null); // HBase cannot hold quotas for what it names: nothing was written
     }
-    String clusterKey = ClusterRegistry.clusterKeyOf(tq);
-    ClusterState cluster = registry.get(clusterKey).orElse(null);
-    if (cluster == null) {
-      events.warning(tq, "ClusterNotFound", "HBaseCluster " + clusterKey + " is gone: nothing to remove");
-      return released(tq);
+    if (hc == null) {
+      // the informer has synced: the HBaseCluster really is gone, and with it the connection
+      events.warning(tq, "ClusterNotFound", "HBaseCluster " + Ownership.clusterKeyOf(tq)
+          + " does not exist: nothing can be removed from HBase");
+      return released(tq, subject);
     }
-    if (!registry.owns(tq)) {
-      return released(tq); // a conflicting claimant never wrote anything
+    if (!ownership.owns(tq)) {
+      return released(tq, subject); // a live claimant has taken over, or another one owns it
     }
+    if (spec != null && spec.getDeletionPolicy() == TenantQuotaSpec.DeletionPolicy.Retain) {
+      retained.retain(hc, subject); // before the finalizer goes: Remove must never take them
+      events.normal(tq, "Retained", "deletionPolicy Retain: throttles stay in HBase");
+      return released(tq, subject);
+    }
+    ClusterState cluster = connections.stateFor(hc);
     try {
       cluster.ensureLoaded();
-      SubjectQuota actual = cluster.actual(desired.subject());
-      List<QuotaOp> ops = QuotaDiff.removeAll(actual);
-      Set<io.hbaseqos.operator.quota.Subject> lost = cluster.apply(desired.subject(), ops);
-      registry.triggerTenants(lost, clusterKey);
-      if (!ops.isEmpty()) {
-        LOG.infof("removed %s from %s for deleted TenantQuota %s/%s", actual.describe(), clusterKey,
+      if (!ownership.owns(tq)) {
+        return released(tq, subject); // the cluster's identity showed another claimant
+      }
+      QuotaSync.Outcome out = sync.remove(cluster, subject);
+      if (out.wrote()) {
+        LOG.infof("removed %s from %s for deleted TenantQuota %s/%s", out.found().describe(), ClusterConnections.key(hc),
             tq.getMetadata().getNamespace(), tq.getMetadata().getName());
       }
-      return released(tq);
+      if (out.leftBehind() != null) {
+        events.warning(tq, "EmptyQuotaRow", out.leftBehind());
+      }
+      retained.forget(hc, subject);
+      return released(tq, subject);
+    } catch (QuotaSync.InDoubtException e) {
+      events.normal(tq, "CleanupWaiting", "an earlier write to " + subject + " timed out and may still land in HBase; "
+          + "its quotas are removed once it can no longer");
+      return DeleteControl.noFinalizerRemoval().rescheduleAfter(e.retryAfter().plusMillis(100).toMillis());
     } catch (IOException e) {
       Duration retry = e instanceof ClusterUnavailableException u ? u.retryAfter().plusMillis(100) : Duration.ofSeconds(30);
       events.warning(tq, "CleanupFailed", "could not remove throttles from HBase (" + Errors.rootMessage(e)
@@ -294,8 +347,12 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
     }
   }
 
-  private DeleteControl released(TenantQuota tq) {
-    registry.release(tq);
+  /** The resource may go: the other claimants of its subject reconcile now (one of them takes over). */
+  private DeleteControl released(TenantQuota tq, Subject subject) {
+    if (subject != null && Ownership.clusterKeyOf(tq) != null) {
+      ownership.claimants(Ownership.clusterKeyOf(tq), subject).stream()
+          .filter(o -> !o.getMetadata().getUid().equals(tq.getMetadata().getUid())).forEach(triggers::reconcileTenant);
+    }
     loops.forget(tq.getMetadata().getUid());
     metrics.forgetTenant(tq.getMetadata().getNamespace(), tq.getMetadata().getName());
     return DeleteControl.defaultDelete();
@@ -315,13 +372,10 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
       if (op instanceof QuotaOp.RemoveThrottle r) {
         return "removed " + r.kind();
       }
-      return "bypassGlobals=" + ((QuotaOp.SetBypassGlobals) op).bypass();
+      if (op instanceof QuotaOp.SetBypassGlobals b) {
+        return "bypassGlobals=" + b.bypass();
+      }
+      return "dropped the empty settings cell of user " + op.subject().user();
     }).collect(Collectors.joining(", ", "", " for " + ops.get(0).subject()));
   }
-
-  static TenantQuotaStatus copy(TenantQuotaStatus s) {
-    return Serialization.unmarshal(Serialization.asJson(s), TenantQuotaStatus.class);
-  }
-
-
 }

@@ -4,8 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hbaseqos.operator.api.ConnectionSpec;
-import io.hbaseqos.operator.hbase.ClusterInfo;
-import io.hbaseqos.operator.hbase.QuotaBackend;
+import io.hbaseqos.operator.hbase.MemoryQuotaTable;
 import io.hbaseqos.operator.metrics.OperatorMetrics;
 import io.hbaseqos.operator.quota.Limit;
 import io.hbaseqos.operator.quota.QuotaDiff;
@@ -28,7 +27,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** ClusterState against an in-memory backend that behaves like hbase:quota (incl. the user-row delete). */
+/** ClusterState (connection, back-off, snapshot) against the in-memory model of hbase:quota. */
 class ClusterStateTest {
   static final Limit L = new Limit(100, TimeUnit.SECONDS, Limit.Scope.MACHINE);
 
@@ -52,91 +51,24 @@ class ClusterStateTest {
     }
   }
 
-  static final class MemoryBackend implements QuotaBackend {
-    final Map<Subject, SubjectQuota> table = new HashMap<>();
-    final AtomicInteger scans = new AtomicInteger();
-    final AtomicInteger writes = new AtomicInteger();
-    volatile boolean down;
-    Runnable duringScan = () -> { };
-
-    @Override
-    public Map<Subject, SubjectQuota> readAll() throws IOException {
-      check();
-      scans.incrementAndGet();
-      Map<Subject, SubjectQuota> copy;
-      synchronized (this) {
-        copy = new HashMap<>(table);
-      }
-      duringScan.run(); // the scan has read the table but not returned yet
-      return copy;
-    }
-
-    @Override
-    public synchronized Map<Subject, SubjectQuota> readUser(String user) throws IOException {
-      check();
-      Map<Subject, SubjectQuota> m = new HashMap<>();
-      table.forEach((k, v) -> {
-        if (user.equals(k.user())) {
-          m.put(k, v);
-        }
-      });
-      return m;
-    }
-
-    @Override
-    public synchronized void apply(QuotaOp op) throws IOException {
-      check();
-      writes.incrementAndGet();
-      SubjectQuota after = QuotaDiff.applyTo(table.getOrDefault(op.subject(), SubjectQuota.empty(op.subject())), op);
-      if (after.isEmpty()) {
-        table.remove(op.subject());
-        if (op.subject().kind() == Subject.Kind.USER) { // HBase deletes the whole user row
-          table.keySet().removeIf(s -> op.subject().user().equals(s.user()));
-        }
-      } else {
-        table.put(op.subject(), after);
-      }
-    }
-
-    @Override
-    public ClusterInfo describe() throws IOException {
-      check();
-      return new ClusterInfo("2.6.4", "id", 1, true, true, Map.of());
-    }
-
-    private void check() throws IOException {
-      if (down) {
-        throw new ConnectException("Connection refused");
-      }
-    }
-
-    @Override
-    public io.hbaseqos.operator.calibration.CounterReading userCounters(String user,
-        java.util.Set<String> ops) throws IOException {
-      throw new io.hbaseqos.operator.hbase.MetricsUnavailableException("no RegionServers in memory");
-    }
-
-    @Override
-    public void close() {}
-  }
-
-  final MemoryBackend hbase = new MemoryBackend();
+  final MemoryQuotaTable hbase = new MemoryQuotaTable();
   final TestClock clock = new TestClock();
   final ClusterState state = new ClusterState("ns/hb", new ConnectionSpec(), c -> hbase,
       new OperatorMetrics(new SimpleMeterRegistry()), clock);
 
   @Test
-  void loadsOnceAndWritesThrough() throws Exception {
+  void loadsOnceLearnsTheIdentityAndWritesThrough() throws Exception {
     Subject u = Subject.user("a");
-    hbase.table.put(u, SubjectQuota.empty(u).with(ThrottleKind.REQUEST_NUMBER, L));
+    hbase.setQuota(new QuotaOp.SetThrottle(u, ThrottleKind.REQUEST_NUMBER, L));
+    assertThat(state.identity()).isNull();
     state.ensureLoaded();
     state.ensureLoaded();
+    assertThat(state.identity()).isEqualTo("memory-cluster");
     assertThat(hbase.scans).hasValue(1);
     assertThat(state.actual(u).throttles()).containsKey(ThrottleKind.REQUEST_NUMBER);
-    state.apply(u, List.of(new QuotaOp.SetThrottle(u, ThrottleKind.READ_SIZE, L)));
+    state.write(new QuotaOp.SetThrottle(u, ThrottleKind.READ_SIZE, L));
     assertThat(state.actual(u).throttles()).containsKeys(ThrottleKind.REQUEST_NUMBER, ThrottleKind.READ_SIZE);
     assertThat(hbase.scans).hasValue(1);
-    assertThat(state.apply(u, List.of())).isEmpty();
     assertThat(hbase.writes).hasValue(1);
   }
 
@@ -149,7 +81,7 @@ class ClusterStateTest {
       hbase.duringScan = () -> { };
       Thread writer = new Thread(() -> {
         try {
-          state.apply(u, List.of(new QuotaOp.SetThrottle(u, ThrottleKind.REQUEST_NUMBER, L)));
+          state.write(new QuotaOp.SetThrottle(u, ThrottleKind.REQUEST_NUMBER, L));
         } catch (IOException e) {
           throw new RuntimeException(e);
         }
@@ -166,20 +98,96 @@ class ClusterStateTest {
   }
 
   @Test
-  void userRowDeleteReportsTheSubjectsItTookAlong() throws Exception {
-    Subject u = Subject.user("bob");
-    Subject ut = new Subject("bob", null, "t");
-    Subject other = Subject.user("carol");
+  void freshReadsOfARowReplaceWhatTheSnapshotThoughtOfIt() throws Exception {
+    Subject own = Subject.user("bob");
+    Subject perTable = new Subject("bob", null, "t");
+    hbase.setQuota(new QuotaOp.SetThrottle(own, ThrottleKind.REQUEST_NUMBER, L));
+    hbase.setQuota(new QuotaOp.SetThrottle(perTable, ThrottleKind.READ_NUMBER, L));
     state.ensureLoaded();
-    state.apply(u, List.of(new QuotaOp.SetThrottle(u, ThrottleKind.REQUEST_NUMBER, L)));
-    state.apply(ut, List.of(new QuotaOp.SetThrottle(ut, ThrottleKind.READ_NUMBER, L)));
-    state.apply(other, List.of(new QuotaOp.SetThrottle(other, ThrottleKind.READ_NUMBER, L)));
-    Set<Subject> lost = state.apply(u, QuotaDiff.removeAll(state.actual(u)));
-    assertThat(lost).containsExactly(ut);
-    assertThat(state.actual(ut).isEmpty()).isTrue();
-    assertThat(state.takeCollateral(ut)).isTrue();
-    assertThat(state.takeCollateral(ut)).isFalse();
-    assertThat(state.actual(other).isEmpty()).isFalse();
+    hbase.unthrottleUser("bob"); // outside the operator: HBase deletes the whole row
+    assertThat(state.actual(perTable).isEmpty()).as("the snapshot does not know yet").isFalse();
+    assertThat(state.readUser("bob")).isEmpty();
+    assertThat(state.actual(perTable).isEmpty()).isTrue();
+    assertThat(state.actual(own).isEmpty()).isTrue();
+  }
+
+  @Test
+  void aFailedWriteMakesTheSubjectUnsureAndAnAbandonedOneLeavesItInDoubt() throws Exception {
+    Subject u = Subject.user("slow");
+    state.ensureLoaded();
+    hbase.down = true;
+    assertThatThrownBy(() -> state.write(new QuotaOp.SetThrottle(u, ThrottleKind.REQUEST_NUMBER, L)))
+        .isInstanceOf(ClusterUnavailableException.class);
+    assertThat(state.isUnsure(u)).isTrue();
+    assertThat(state.inDoubt(u)).as("it failed, it cannot land later").isEqualTo(Duration.ZERO);
+    hbase.down = false;
+    clock.now = clock.now.plus(state.retryAfter());
+    state.read(u);
+    assertThat(state.isUnsure(u)).isFalse();
+
+    // a call that outlives its deadline: the client may still deliver it
+    ClusterState quick = new ClusterState("ns/quick", new ConnectionSpec(), c -> hbase,
+        new OperatorMetrics(new SimpleMeterRegistry()), clock, Duration.ofMillis(200));
+    quick.ensureLoaded();
+    hbase.beforeWrite = () -> sleep(600);
+    assertThatThrownBy(() -> quick.write(new QuotaOp.SetThrottle(u, ThrottleKind.REQUEST_NUMBER, L)))
+        .isInstanceOf(ClusterUnavailableException.class).hasMessageContaining("unreachable (TimeoutException)");
+    assertThat(quick.isUnsure(u)).isTrue();
+    assertThat(quick.inDoubt(u)).isEqualTo(hbase.writeSettleTime());
+    clock.now = clock.now.plus(hbase.writeSettleTime());
+    assertThat(quick.inDoubt(u)).isEqualTo(Duration.ZERO);
+    hbase.beforeWrite = () -> { };
+  }
+
+  @Test
+  void writesToOneRowTakeTurns() throws Exception {
+    Subject own = Subject.user("x");
+    Subject perTable = new Subject("x", null, "t");
+    java.util.concurrent.CountDownLatch inside = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    Thread holder = new Thread(() -> {
+      try {
+        state.withRowLock(own, () -> {
+          inside.countDown();
+          try {
+            release.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          return null;
+        });
+      } catch (Exception e) {
+        throw new RuntimeException(e);
+      }
+    });
+    holder.start();
+    inside.await();
+    java.util.concurrent.atomic.AtomicBoolean entered = new java.util.concurrent.atomic.AtomicBoolean();
+    Thread other = new Thread(() -> {
+      try {
+        state.withRowLock(perTable, () -> {
+          entered.set(true);
+          return null;
+        });
+      } catch (IOException e) {
+        throw new RuntimeException(e);
+      }
+    });
+    other.start();
+    other.join(300);
+    assertThat(entered).as("the same user's row is locked").isFalse();
+    assertThat(state.withRowLock(Subject.user("y"), () -> "free")).as("another row is not").isEqualTo("free");
+    release.countDown();
+    other.join(5000);
+    assertThat(entered).isTrue();
+  }
+
+  static void sleep(long ms) {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   @Test

@@ -12,7 +12,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hbaseqos.operator.api.CalibrationSpec;
 import io.hbaseqos.operator.api.CalibrationStatus;
 import io.hbaseqos.operator.api.TenantQuota;
-import io.hbaseqos.operator.cluster.ClusterRegistry;
+import io.hbaseqos.operator.cluster.ClusterConnections;
 import io.hbaseqos.operator.quota.ThrottleKind;
 import io.hbaseqos.operator.support.KubeApi;
 import io.hbaseqos.operator.support.OperatorHarness;
@@ -98,7 +98,7 @@ class CalibrationIT {
     assertThat(load.tFailed()).as("no operation of T ran out of retries").isZero();
 
     // and holds it: three more periods within the tolerance, without a move or a quota write
-    String key = ClusterRegistry.clusterKey(ns, "hb");
+    String key = ClusterConnections.key(ns, "hb");
     long writes = operator.hbaseCalls(key, "setQuota");
     for (int p = 1; p <= 3; p++) {
       TwoTenants.Sample s = load.measure(PERIOD_S);

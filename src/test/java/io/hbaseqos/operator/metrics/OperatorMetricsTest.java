@@ -41,7 +41,7 @@ class OperatorMetricsTest {
   void countersOfAClusterExistAtZeroFromTheStartAndGoWithIt() {
     metrics.clusterUp("ns/hb", () -> true);
     assertThat(registry.find("hbaseqos.drift.corrections").tag("cluster", "ns/hb").counter().count()).isZero();
-    assertThat(registry.find("hbaseqos.hbase.errors").tag("cluster", "ns/hb").counters()).hasSize(4);
+    assertThat(registry.find("hbaseqos.hbase.errors").tag("cluster", "ns/hb").counters()).hasSize(OperatorMetrics.CALLS.size());
     assertThat(registry.find("hbaseqos.cluster.up").tag("cluster", "ns/hb").gauge().value()).isEqualTo(1.0);
     metrics.forgetCluster("ns/hb");
     assertThat(registry.find("hbaseqos.cluster.up").tag("cluster", "ns/hb").gauge()).isNull();

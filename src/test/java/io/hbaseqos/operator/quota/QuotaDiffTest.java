@@ -29,10 +29,11 @@ class QuotaDiffTest {
         ThrottleKind.WRITE_NUMBER, L2500), false);
     SubjectQuota actual = q(U, Map.of(ThrottleKind.REQUEST_NUMBER, L2500, ThrottleKind.READ_SIZE, L10M), false);
     List<QuotaOp> ops = QuotaDiff.between(desired, actual);
+    // sets first: the subject never holds nothing on the way (HBase would delete a user's row)
     assertThat(ops).containsExactly(
-        new QuotaOp.RemoveThrottle(U, ThrottleKind.READ_SIZE),
         new QuotaOp.SetThrottle(U, ThrottleKind.REQUEST_NUMBER, L2500.withAmount(3000)),
-        new QuotaOp.SetThrottle(U, ThrottleKind.WRITE_NUMBER, L2500));
+        new QuotaOp.SetThrottle(U, ThrottleKind.WRITE_NUMBER, L2500),
+        new QuotaOp.RemoveThrottle(U, ThrottleKind.READ_SIZE));
   }
 
   @Test
@@ -53,15 +54,38 @@ class QuotaDiffTest {
   }
 
   @Test
-  void removeAllClearsEverything() {
-    SubjectQuota actual = q(U, Map.of(ThrottleKind.REQUEST_NUMBER, L2500, ThrottleKind.READ_SIZE, L10M), true);
-    List<QuotaOp> ops = QuotaDiff.removeAll(actual);
-    SubjectQuota after = actual;
-    for (QuotaOp op : ops) {
-      after = QuotaDiff.applyTo(after, op);
+  void changingTheOnlyTypeNeverPassesThroughNothing() {
+    SubjectQuota actual = q(U, Map.of(ThrottleKind.REQUEST_NUMBER, L2500), false);
+    SubjectQuota desired = q(U, Map.of(ThrottleKind.READ_NUMBER, L2500), false);
+    SubjectQuota state = actual;
+    for (QuotaOp op : QuotaDiff.between(desired, actual)) {
+      state = QuotaDiff.applyTo(state, op);
+      assertThat(state.hasSettings()).as("after " + op).isTrue();
     }
-    assertThat(after.isEmpty()).isTrue();
-    assertThat(QuotaDiff.removeAll(SubjectQuota.empty(U))).isEmpty();
+    assertThat(QuotaDiff.matches(desired, state)).isTrue();
+  }
+
+  @Test
+  void aBypassSwitchedOnComesBeforeRemovalsAndOneSwitchedOffAfterThem() {
+    SubjectQuota actual = q(U, Map.of(ThrottleKind.REQUEST_NUMBER, L2500), false);
+    assertThat(QuotaDiff.between(q(U, Map.of(), true), actual)).containsExactly(
+        new QuotaOp.SetBypassGlobals(U, true), new QuotaOp.RemoveThrottle(U, ThrottleKind.REQUEST_NUMBER));
+    assertThat(QuotaDiff.between(q(U, Map.of(ThrottleKind.READ_SIZE, L10M), false),
+        q(U, Map.of(ThrottleKind.REQUEST_NUMBER, L2500), true))).containsExactly(
+        new QuotaOp.SetThrottle(U, ThrottleKind.READ_SIZE, L10M), new QuotaOp.RemoveThrottle(U, ThrottleKind.REQUEST_NUMBER),
+        new QuotaOp.SetBypassGlobals(U, false));
+  }
+
+  @Test
+  void aStoredFalseBypassIsAStorageDetailNotADifference() {
+    SubjectQuota pinned = new SubjectQuota(U, Map.of(ThrottleKind.REQUEST_NUMBER, L2500), false, true);
+    SubjectQuota desired = q(U, Map.of(ThrottleKind.REQUEST_NUMBER, L2500), false);
+    assertThat(QuotaDiff.between(desired, pinned)).isEmpty();
+    assertThat(QuotaDiff.matches(desired, pinned)).isTrue();
+    assertThat(pinned.settingsOnly()).isEqualTo(desired);
+    assertThat(SubjectQuota.emptyCell(U).isEmpty()).isFalse();
+    assertThat(SubjectQuota.emptyCell(U).isEmptyCell()).isTrue();
+    assertThat(SubjectQuota.emptyCell(U).hasSettings()).isFalse();
   }
 
   @Test
@@ -75,20 +99,6 @@ class QuotaDiffTest {
     }
     assertThat(state).isEqualTo(desired);
     assertThat(QuotaDiff.between(desired, state)).isEmpty();
-  }
-
-  @Test
-  void userRowDropIsDetectedOnlyForTheLastUserGlobalSetting() {
-    SubjectQuota one = q(U, Map.of(ThrottleKind.REQUEST_NUMBER, L2500), false);
-    assertThat(QuotaDiff.mayDropUserRow(QuotaDiff.removeAll(one), one)).isTrue();
-    SubjectQuota two = q(U, Map.of(ThrottleKind.REQUEST_NUMBER, L2500, ThrottleKind.READ_SIZE, L10M), false);
-    assertThat(QuotaDiff.mayDropUserRow(List.of(new QuotaOp.RemoveThrottle(U, ThrottleKind.READ_SIZE)), two)).isFalse();
-    SubjectQuota bypass = q(U, Map.of(ThrottleKind.REQUEST_NUMBER, L2500), true);
-    assertThat(QuotaDiff.mayDropUserRow(List.of(new QuotaOp.RemoveThrottle(U, ThrottleKind.REQUEST_NUMBER)), bypass))
-        .isFalse();
-    Subject ut = new Subject("alice", null, "t");
-    SubjectQuota perTable = q(ut, Map.of(ThrottleKind.REQUEST_NUMBER, L2500), false);
-    assertThat(QuotaDiff.mayDropUserRow(QuotaDiff.removeAll(perTable), perTable)).isFalse();
   }
 
   @Test

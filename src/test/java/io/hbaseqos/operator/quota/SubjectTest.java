@@ -40,8 +40,11 @@ class SubjectTest {
       "null, null, -dash, legal HBase table",
       "null, null, ns:t/x, legal HBase table",
       "null, null, a:b:c, legal HBase table",
-      "'with space', null, null, valid user name",
-      "'a,b', null, null, valid user name",
+      "'with space', null, null, HBase uses as separators",
+      "'a,b', null, null, HBase uses as separators",
+      "'a:b', null, null, HBase uses as separators",
+      "svc@REALM, null, null, has a realm",
+      "@admins, null, null, names a group",
   }, nullValues = "null")
   void invalidSubjectsAreRejectedWithTheirField(String user, String ns, String table, String message) {
     assertThat(Subject.validate(user, ns, table, "spec.subject"))
@@ -50,8 +53,38 @@ class SubjectTest {
 
   @ParameterizedTest
   @CsvSource(value = {"alice, null, null", "null, tenant_1, null", "null, null, usertable", "null, null, ns1:t-1.v2",
-      "svc@REALM, null, ns:t", "bob, ns, null"}, nullValues = "null")
+      "svc.batch-1, null, ns:t", "bob, ns, null", "élodie, null, null"}, nullValues = "null")
   void validSubjects(String user, String ns, String table) {
     assertThat(Subject.validate(user, ns, table, "s")).isEmpty();
   }
+
+  /** Names that would look like another tenant's: refused, and shown with the character spelled out. */
+  @ParameterizedTest
+  @CsvSource(value = {
+      "200B, zero-width space", "202E, bidi override", "000B, vertical tab", "2028, line separator",
+      "2029, paragraph separator", "00A0, no-break space", "FEFF, byte order mark", "0009, tab", "0085, next line",
+  })
+  void invisibleCharactersInUserNamesAreRefusedInWords(String hex, String what) {
+    String user = "ali" + Character.toString(Integer.parseInt(hex, 16)) + "ce";
+    assertThat(Subject.validate(user, null, null, "spec.subject")).as(what)
+        .singleElement().satisfies(e -> assertThat(e.getMessage()).startsWith("spec.subject.user")
+            .contains("control, format or separator character").contains("ali\\u" + hex + "ce"));
+    assertThat(java.util.regex.Pattern.matches(Subject.USER_PATTERN, user)).isFalse();
+  }
+
+  @Test
+  void namespacesAndTablesAreAsciiOnly() {
+    assertThat(Subject.validate(null, "ns" + Character.toString(0x200B), null, "s")).isNotEmpty();
+    assertThat(Subject.validate(null, null, "t" + Character.toString(0x2028), "s")).isNotEmpty();
+  }
+
+  @Test
+  void whatHBaseCouldHoldIsLooserThanWhatIsValid() {
+    assertThat(Subject.storable("svc@REALM", null, null)).isEqualTo(Subject.user("svc@REALM"));
+    assertThat(Subject.storable(null, "hbase", null)).isEqualTo(Subject.namespace("hbase"));
+    assertThat(Subject.storable(null, null, "bad/table")).isNull();
+    assertThat(Subject.storable(null, "ns", "t")).isNull();
+    assertThat(Subject.storable(null, null, null)).isNull();
+  }
+
 }

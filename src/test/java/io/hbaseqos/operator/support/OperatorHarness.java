@@ -1,12 +1,10 @@
 package io.hbaseqos.operator.support;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.hbaseqos.operator.cluster.ClusterRegistry;
+import io.hbaseqos.operator.app.OperatorCore;
 import io.hbaseqos.operator.hbase.BackendFactory;
 import io.hbaseqos.operator.metrics.OperatorMetrics;
 import io.hbaseqos.operator.reconciler.EventRecorder;
-import io.hbaseqos.operator.reconciler.HBaseClusterReconciler;
-import io.hbaseqos.operator.reconciler.TenantQuotaReconciler;
 import io.javaoperatorsdk.operator.Operator;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
@@ -16,8 +14,14 @@ import java.time.Clock;
  * API server: the same classes the Quarkus application runs, without its container.
  */
 public final class OperatorHarness implements AutoCloseable {
-  public final OperatorMetrics metrics = new OperatorMetrics(new SimpleMeterRegistry());
-  public final ClusterRegistry registry;
+  public final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  public final OperatorMetrics metrics = new OperatorMetrics(registry);
+
+  /** The sum over every series of one counter (e.g. {@code hbaseqos.empty.rows.removed}). */
+  public double count(String counter) {
+    return registry.find(counter).counters().stream().mapToDouble(io.micrometer.core.instrument.Counter::count).sum();
+  }
+  public final OperatorCore core;
   private final EventRecorder events;
   private final Operator operator;
 
@@ -26,15 +30,20 @@ public final class OperatorHarness implements AutoCloseable {
   }
 
   public OperatorHarness(KubernetesClient client, BackendFactory factory) {
+    this(client, factory, java.time.Duration.ofSeconds(15));
+  }
+
+  /** @param callTimeout the deadline of each HBase call (short in fault tests) */
+  public OperatorHarness(KubernetesClient client, BackendFactory factory, java.time.Duration callTimeout) {
     Clock clock = Clock.systemUTC();
-    registry = new ClusterRegistry(factory, metrics, clock);
     events = new EventRecorder(client, clock, metrics::eventDropped);
+    core = new OperatorCore(client, factory, metrics, events, clock, callTimeout,
+        new io.hbaseqos.operator.calibration.CalibrationLoops());
     operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false)
         .withConcurrentReconciliationThreads(20).withStopOnInformerErrorDuringStartup(true)
         .withUseSSAToPatchPrimaryResource(false));
-    operator.register(new HBaseClusterReconciler(registry, events, metrics, clock));
-    operator.register(new TenantQuotaReconciler(registry, events, metrics, clock,
-        new io.hbaseqos.operator.calibration.CalibrationLoops()));
+    operator.register(core.hbaseClusterReconciler());
+    operator.register(core.tenantQuotaReconciler());
     operator.start();
   }
 
@@ -45,7 +54,7 @@ public final class OperatorHarness implements AutoCloseable {
   @Override
   public void close() {
     operator.stop();
-    registry.close();
+    core.close();
     events.close();
   }
 }

@@ -1,8 +1,12 @@
-package io.hbaseqos.operator.quota;
+package io.hbaseqos.operator.api;
 
-import io.hbaseqos.operator.api.QuotaSubject;
-import io.hbaseqos.operator.api.TenantQuotaSpec;
-import io.hbaseqos.operator.api.ThrottleSpec;
+import io.hbaseqos.operator.quota.Durations;
+import io.hbaseqos.operator.quota.InvalidSpecException;
+import io.hbaseqos.operator.quota.Limit;
+import io.hbaseqos.operator.quota.LimitSyntax;
+import io.hbaseqos.operator.quota.Subject;
+import io.hbaseqos.operator.quota.SubjectQuota;
+import io.hbaseqos.operator.quota.ThrottleKind;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -115,7 +119,7 @@ public final class DesiredQuotas {
 
   /** The schema's checks of spec.calibration, repeated for resources created without them. */
   static List<InvalidSpecException> calibrationErrors(TenantQuotaSpec spec, Subject subject) {
-    io.hbaseqos.operator.api.CalibrationSpec c = spec.getCalibration();
+    CalibrationSpec c = spec.getCalibration();
     List<InvalidSpecException> errors = new ArrayList<>();
     if (c == null) {
       return errors;
@@ -140,14 +144,15 @@ public final class DesiredQuotas {
     } else if (c.getPeriod() != null && Durations.parse(c.getPeriod(), null).toSeconds() < 10) {
       errors.add(new InvalidSpecException(f + ".period", "must be at least 10s"));
     }
-    boolean prometheus = c.getSource() == io.hbaseqos.operator.api.CalibrationSpec.Source.Prometheus;
+    boolean prometheus = c.getSource() == CalibrationSpec.Source.Prometheus;
     if (prometheus && (c.getPrometheus() == null || c.getPrometheus().getUrl() == null
         || c.getPrometheus().getQuery() == null || c.getPrometheus().getQuery().isBlank())) {
       errors.add(new InvalidSpecException(f + ".prometheus", "source Prometheus needs url and query"));
     }
-    if (!prometheus && subject != null && subject.user() == null) {
-      errors.add(new InvalidSpecException(f + ".source", "HBase metrics count operations per user: a user subject "
-          + "is needed (or use source Prometheus)"));
+    if (!prometheus && subject != null && subject.kind() != Subject.Kind.USER) {
+      errors.add(new InvalidSpecException(f + ".source", "HBase metrics count operations per user, over all of the "
+          + "user's tables: a user subject is needed (for a table, a namespace, or a user on one table or namespace, "
+          + "use source Prometheus)"));
     }
     return errors;
   }

@@ -1,8 +1,7 @@
-package io.hbaseqos.operator.reconciler;
+package io.hbaseqos.operator.api;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
-import io.hbaseqos.operator.api.ConditionedStatus;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,6 +19,8 @@ public final class Conditions {
   public static final String REGIONSERVERS_READY = "RegionServersReady";
   public static final String PAUSED = "ReconciliationPaused";
   public static final String CALIBRATED = "Calibrated";
+  public static final String UNMANAGED_REMOVAL = "UnmanagedRemoval";
+  public static final String QUOTA_TABLE_HEALTHY = "QuotaTableHealthy";
 
   private Conditions() {}
 

@@ -1,12 +1,14 @@
-package io.hbaseqos.operator.quota;
+package io.hbaseqos.operator.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.hbaseqos.operator.api.ClusterRef;
-import io.hbaseqos.operator.api.QuotaSubject;
-import io.hbaseqos.operator.api.TenantQuotaSpec;
-import io.hbaseqos.operator.api.ThrottleSpec;
+import io.hbaseqos.operator.quota.Durations;
+import io.hbaseqos.operator.quota.Limit;
+import io.hbaseqos.operator.quota.Subject;
+import io.hbaseqos.operator.quota.SubjectQuota;
+import io.hbaseqos.operator.quota.ThrottleKind;
+import io.hbaseqos.operator.quota.InvalidSpecException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

@@ -1,0 +1,64 @@
+package io.hbaseqos.operator.app;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hbaseqos.operator.calibration.CalibrationLoops;
+import io.hbaseqos.operator.cluster.ClusterConnections;
+import io.hbaseqos.operator.hbase.BackendFactory;
+import io.hbaseqos.operator.metrics.OperatorMetrics;
+import io.hbaseqos.operator.ownership.Ownership;
+import io.hbaseqos.operator.ownership.RetainedSubjects;
+import io.hbaseqos.operator.reconciler.ConfigMapRetainedSubjects;
+import io.hbaseqos.operator.reconciler.EventRecorder;
+import io.hbaseqos.operator.reconciler.HBaseClusterReconciler;
+import io.hbaseqos.operator.reconciler.TenantQuotaReconciler;
+import io.hbaseqos.operator.reconciler.Triggers;
+import io.hbaseqos.operator.sync.QuotaSync;
+import io.hbaseqos.operator.sync.Resync;
+import java.time.Clock;
+import java.time.Duration;
+
+/**
+ * The operator's parts, wired once: connections, ownership, the quota-sync use case, the resync
+ * loops and the reconcilers' triggers. The Quarkus application ({@link OperatorBeans}) and the
+ * tests' harness build the same graph from here.
+ */
+public final class OperatorCore implements AutoCloseable {
+  public final ClusterConnections connections;
+  public final Ownership ownership;
+  public final QuotaSync sync = new QuotaSync();
+  public final RetainedSubjects retained;
+  public final Triggers triggers;
+  public final Resync resync;
+  public final CalibrationLoops loops;
+  private final EventRecorder events;
+  private final OperatorMetrics metrics;
+  private final Clock clock;
+
+  public OperatorCore(KubernetesClient client, BackendFactory factory, OperatorMetrics metrics, EventRecorder events,
+      Clock clock, Duration callTimeout, CalibrationLoops loops) {
+    this.events = events;
+    this.metrics = metrics;
+    this.clock = clock;
+    this.loops = loops;
+    this.connections = new ClusterConnections(factory, metrics, clock, callTimeout);
+    this.ownership = new Ownership(connections::identity);
+    this.retained = new ConfigMapRetainedSubjects(client);
+    this.triggers = new Triggers(events, ownership);
+    this.resync = new Resync(connections, ownership, sync, retained, metrics);
+    resync.bind(triggers);
+  }
+
+  public TenantQuotaReconciler tenantQuotaReconciler() {
+    return new TenantQuotaReconciler(connections, ownership, sync, retained, triggers, events, metrics, clock, loops);
+  }
+
+  public HBaseClusterReconciler hbaseClusterReconciler() {
+    return new HBaseClusterReconciler(connections, ownership, resync, triggers, events, metrics, clock);
+  }
+
+  @Override
+  public void close() {
+    resync.close();
+    connections.close();
+  }
+}

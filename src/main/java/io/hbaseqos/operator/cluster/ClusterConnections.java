@@ -1,0 +1,75 @@
+package io.hbaseqos.operator.cluster;
+
+import io.hbaseqos.operator.api.HBaseCluster;
+import io.hbaseqos.operator.hbase.BackendFactory;
+import io.hbaseqos.operator.metrics.OperatorMetrics;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The operator's connections to HBase, one {@link ClusterState} per HBaseCluster resource
+ * ({@code namespace/name}). A state is made the first time anything needs it, from the resource
+ * itself: a TenantQuota reconciled (or deleted) before its HBaseCluster was ever reconciled gets
+ * the same connection, so no decision waits for, or guesses about, a registry that is still filling.
+ */
+public class ClusterConnections implements AutoCloseable {
+  private final BackendFactory factory;
+  private final OperatorMetrics metrics;
+  private final Clock clock;
+  private final Duration callTimeout;
+  private final Map<String, ClusterState> states = new ConcurrentHashMap<>();
+
+  public ClusterConnections(BackendFactory factory, OperatorMetrics metrics, Clock clock, Duration callTimeout) {
+    this.factory = factory;
+    this.metrics = metrics;
+    this.clock = clock;
+    this.callTimeout = callTimeout;
+  }
+
+  public static String key(String namespace, String name) {
+    return namespace + "/" + name;
+  }
+
+  public static String key(HBaseCluster hc) {
+    return key(hc.getMetadata().getNamespace(), hc.getMetadata().getName());
+  }
+
+  /** The cluster's connection state, made on first use; follows a changed connection spec. */
+  public ClusterState stateFor(HBaseCluster hc) {
+    String key = key(hc);
+    ClusterState state = states.computeIfAbsent(key, k -> {
+      ClusterState s = new ClusterState(k, hc.getSpec().getConnection(), factory, metrics, clock, callTimeout);
+      metrics.clusterUp(k, s::isAvailable);
+      return s;
+    });
+    state.updateConnection(hc.getSpec().getConnection());
+    return state;
+  }
+
+  public Optional<ClusterState> get(String key) {
+    return Optional.ofNullable(states.get(key));
+  }
+
+  /** The cluster's identity (HBase's cluster id) once its connection has answered, else null. */
+  public String identity(String key) {
+    ClusterState s = states.get(key);
+    return s == null ? null : s.identity();
+  }
+
+  public void remove(String key) {
+    ClusterState state = states.remove(key);
+    if (state != null) {
+      state.close();
+    }
+    metrics.forgetCluster(key);
+  }
+
+  @Override
+  public void close() {
+    states.values().forEach(ClusterState::close);
+    states.clear();
+  }
+}

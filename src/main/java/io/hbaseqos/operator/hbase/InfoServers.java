@@ -1,0 +1,53 @@
+package io.hbaseqos.operator.hbase;
+
+import io.hbaseqos.operator.calibration.CounterReading;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * The RegionServers' info servers ({@code /conf}, {@code /jmx}) of one cluster, read over HTTP on
+ * threads of their own: never inside an HBase call and its deadline, so slow or dead info ports
+ * cost a tenant its measurement ({@code MetricsUnavailable}), never the cluster its connection.
+ */
+public final class InfoServers implements AutoCloseable {
+  private final ExecutorService pool;
+  private final InfoServerConf refreshPeriods;
+  private final RegionServerJmx jmx;
+
+  public InfoServers(boolean https, Clock clock) {
+    this.pool = Executors.newCachedThreadPool(r -> {
+      Thread t = new Thread(r, "hbaseqos-infoserver");
+      t.setDaemon(true);
+      return t;
+    });
+    InfoServerHttp http = new InfoServerHttp(https, InfoServerConf.TIMEOUT);
+    this.refreshPeriods = new InfoServerConf(ServerConf.REFRESH_PERIOD_KEY, http, clock);
+    this.jmx = new RegionServerJmx(http, clock, pool);
+  }
+
+  /** {@code hbase.quota.refresh.period} as each live RegionServer runs with it (see {@link InfoServerConf}). */
+  public Map<String, ServerSetting> refreshPeriods(Map<String, Map.Entry<String, Integer>> servers) {
+    return refreshPeriods.read(servers);
+  }
+
+  /**
+   * A user's cumulative counters on each live RegionServer, for calibration; the servers are read
+   * in parallel, each within a short timeout.
+   *
+   * @param ops per-user operation metrics to add up ({@code get}, {@code scanTime}, {@code put}, ...)
+   * @throws MetricsUnavailableException naming a server that could not be read
+   */
+  public CounterReading userCounters(Map<String, Map.Entry<String, Integer>> servers, String user, Set<String> ops)
+      throws IOException {
+    return jmx.userCounters(servers, user, ops);
+  }
+
+  @Override
+  public void close() {
+    pool.shutdownNow();
+  }
+}

@@ -1,0 +1,126 @@
+package io.hbaseqos.operator.hbase;
+
+import io.hbaseqos.operator.quota.Limit;
+import io.hbaseqos.operator.quota.Subject;
+import io.hbaseqos.operator.quota.SubjectQuota;
+import io.hbaseqos.operator.quota.ThrottleKind;
+import java.io.IOException;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.quotas.QuotaTableUtil;
+import org.apache.hadoop.hbase.shaded.protobuf.ProtobufUtil;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.QuotaProtos;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * Rows of {@code hbase:quota} (family {@code q}) into subjects and their settings, row by row:
+ * HBase's own parsing of row keys and qualifiers ({@code QuotaTableUtil.parse*Result}), then the
+ * settings protobuf read directly, so that a stored {@code bypass_globals=false} is seen.
+ * RegionServer-wide rows and the exceed-throttle switch are not tenant subjects and are skipped.
+ */
+final class QuotaCells {
+  static final byte[] FAMILY = Bytes.toBytes("q");
+  static final byte[] OWN_SETTINGS = Bytes.toBytes("s");
+  private static final byte[] PB_MAGIC = Bytes.toBytes("PBUF");
+
+  private QuotaCells() {}
+
+  /** Every subject the row holds a cell for, with its settings (an empty cell included). */
+  static Map<Subject, SubjectQuota> parse(Result result) throws IOException {
+    Map<Subject, SubjectQuota> out = new LinkedHashMap<>();
+    byte[] row = result.getRow();
+    if (Bytes.startsWith(row, Bytes.toBytes("u."))) {
+      QuotaTableUtil.parseUserResult(result, new QuotaTableUtil.UserQuotasVisitor() {
+        @Override
+        public void visitUserQuotas(String user, QuotaProtos.Quotas q) {
+          put(out, Subject.user(user), q);
+        }
+
+        @Override
+        public void visitUserQuotas(String user, TableName table, QuotaProtos.Quotas q) {
+          put(out, new Subject(user, null, table.getNameWithNamespaceInclAsString()), q);
+        }
+
+        @Override
+        public void visitUserQuotas(String user, String namespace, QuotaProtos.Quotas q) {
+          put(out, new Subject(user, namespace, null), q);
+        }
+      });
+    } else if (Bytes.startsWith(row, Bytes.toBytes("t."))) {
+      QuotaTableUtil.parseTableResult(result,
+          (table, q) -> put(out, Subject.table(table.getNameWithNamespaceInclAsString()), q));
+    } else if (Bytes.startsWith(row, Bytes.toBytes("n."))) {
+      QuotaTableUtil.parseNamespaceResult(result, (ns, q) -> put(out, Subject.namespace(ns), q));
+    }
+    return out;
+  }
+
+  private static void put(Map<Subject, SubjectQuota> out, Subject s, QuotaProtos.Quotas q) {
+    SubjectQuota sq = of(s, q);
+    if (!sq.isEmpty()) {
+      out.put(s, sq);
+    }
+  }
+
+  /** Settings of one cell; space quotas are not managed here and read as nothing. */
+  static SubjectQuota of(Subject s, QuotaProtos.Quotas q) {
+    Map<ThrottleKind, Limit> throttles = new EnumMap<>(ThrottleKind.class);
+    if (q.hasThrottle()) {
+      QuotaProtos.Throttle t = q.getThrottle();
+      for (ThrottleKind k : ThrottleKind.values()) {
+        Field f = FIELDS.get(k);
+        if (f.present().test(t)) {
+          QuotaProtos.TimedQuota tq = f.value().apply(t);
+          throttles.put(k, new Limit(Math.max(1, tq.getSoftLimit()), ProtobufUtil.toTimeUnit(tq.getTimeUnit()),
+              tq.getScope() == QuotaProtos.QuotaScope.CLUSTER ? Limit.Scope.CLUSTER : Limit.Scope.MACHINE));
+        }
+      }
+    }
+    return new SubjectQuota(s, throttles, q.hasBypassGlobals() && q.getBypassGlobals(),
+        s.kind() == Subject.Kind.USER && q.hasBypassGlobals());
+  }
+
+  /** The settings stored in a cell's bytes ({@code PBUF} + protobuf). */
+  static QuotaProtos.Quotas quotas(byte[] data) throws IOException {
+    if (data.length < PB_MAGIC.length || !Bytes.startsWith(data, PB_MAGIC)) {
+      throw new IOException("not a quota settings cell");
+    }
+    return QuotaProtos.Quotas.parseFrom(java.util.Arrays.copyOfRange(data, PB_MAGIC.length, data.length));
+  }
+
+  /** Whether a cell holds no setting HBase acts on (no throttle type, no bypass, no space limit). */
+  static boolean holdsNothing(QuotaProtos.Quotas q) {
+    boolean throttle = q.hasThrottle() && FIELDS.values().stream().anyMatch(f -> f.present().test(q.getThrottle()));
+    boolean space = q.hasSpace() && q.getSpace().hasSoftLimit() && !q.getSpace().getRemove();
+    return !throttle && !space && !(q.hasBypassGlobals() && q.getBypassGlobals());
+  }
+
+  private record Field(Predicate<QuotaProtos.Throttle> present, Function<QuotaProtos.Throttle, QuotaProtos.TimedQuota> value) {}
+
+  private static final Map<ThrottleKind, Field> FIELDS = new EnumMap<>(Map.ofEntries(
+      Map.entry(ThrottleKind.REQUEST_NUMBER, new Field(QuotaProtos.Throttle::hasReqNum, QuotaProtos.Throttle::getReqNum)),
+      Map.entry(ThrottleKind.REQUEST_SIZE, new Field(QuotaProtos.Throttle::hasReqSize, QuotaProtos.Throttle::getReqSize)),
+      Map.entry(ThrottleKind.WRITE_NUMBER, new Field(QuotaProtos.Throttle::hasWriteNum, QuotaProtos.Throttle::getWriteNum)),
+      Map.entry(ThrottleKind.WRITE_SIZE, new Field(QuotaProtos.Throttle::hasWriteSize, QuotaProtos.Throttle::getWriteSize)),
+      Map.entry(ThrottleKind.READ_NUMBER, new Field(QuotaProtos.Throttle::hasReadNum, QuotaProtos.Throttle::getReadNum)),
+      Map.entry(ThrottleKind.READ_SIZE, new Field(QuotaProtos.Throttle::hasReadSize, QuotaProtos.Throttle::getReadSize)),
+      Map.entry(ThrottleKind.REQUEST_CAPACITY_UNIT,
+          new Field(QuotaProtos.Throttle::hasReqCapacityUnit, QuotaProtos.Throttle::getReqCapacityUnit)),
+      Map.entry(ThrottleKind.WRITE_CAPACITY_UNIT,
+          new Field(QuotaProtos.Throttle::hasWriteCapacityUnit, QuotaProtos.Throttle::getWriteCapacityUnit)),
+      Map.entry(ThrottleKind.READ_CAPACITY_UNIT,
+          new Field(QuotaProtos.Throttle::hasReadCapacityUnit, QuotaProtos.Throttle::getReadCapacityUnit)),
+      Map.entry(ThrottleKind.ATOMIC_READ_SIZE,
+          new Field(QuotaProtos.Throttle::hasAtomicReadSize, QuotaProtos.Throttle::getAtomicReadSize)),
+      Map.entry(ThrottleKind.ATOMIC_REQUEST_NUMBER,
+          new Field(QuotaProtos.Throttle::hasAtomicReqNum, QuotaProtos.Throttle::getAtomicReqNum)),
+      Map.entry(ThrottleKind.ATOMIC_WRITE_SIZE,
+          new Field(QuotaProtos.Throttle::hasAtomicWriteSize, QuotaProtos.Throttle::getAtomicWriteSize)),
+      Map.entry(ThrottleKind.REQUEST_HANDLER_USAGE_MS,
+          new Field(QuotaProtos.Throttle::hasReqHandlerUsageMs, QuotaProtos.Throttle::getReqHandlerUsageMs))));
+}

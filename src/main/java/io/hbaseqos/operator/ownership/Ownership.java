@@ -1,0 +1,211 @@
+package io.hbaseqos.operator.ownership;
+
+import io.hbaseqos.operator.api.HBaseCluster;
+import io.hbaseqos.operator.api.TenantQuota;
+import io.hbaseqos.operator.quota.Subject;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+/**
+ * Which TenantQuota owns which subject, keyed by the HBase cluster's identity (its cluster id),
+ * not by the HBaseCluster resource: two HBaseClusters, in any namespaces, that reach the same HBase
+ * share one set of claims. Decisions come only from synced informer caches.
+ *
+ * <ul>
+ *   <li>Every TenantQuota whose subject HBase could hold claims it, whether its spec is valid or
+ *       not and while it is being deleted: what it may have written is never "unmanaged".</li>
+ *   <li>The owner is the oldest live claimant; a claimant being deleted owns the subject only when
+ *       no live claimant is left. So a successor takes over the moment the old owner's deletion
+ *       starts, and the old owner's cleanup leaves HBase alone: the tenant is never unthrottled in
+ *       between, and a crash in between cannot remove the successor's quota.</li>
+ *   <li>Destructive decisions about unclaimed subjects wait until both caches have synced and
+ *       every HBaseCluster's identity is known ({@link #removalHeld}).</li>
+ * </ul>
+ */
+public final class Ownership {
+  public static final String INDEX_CLUSTER = "hbaseqos-cluster";
+  public static final String INDEX_SUBJECT = "hbaseqos-subject";
+
+  /** An informer cache as ownership reads it. */
+  public interface Cache<T> {
+    /** Whether the informer has listed every resource at least once. */
+    boolean synced();
+
+    List<T> byIndex(String index, String key);
+
+    Stream<T> list();
+  }
+
+  private final Function<String, String> identityOf;
+  private volatile Cache<TenantQuota> tenants;
+  private volatile Cache<HBaseCluster> clusters;
+
+  /** @param identityOf HBaseCluster key to the identity of the HBase it reaches, or null while unknown */
+  public Ownership(Function<String, String> identityOf) {
+    this.identityOf = identityOf;
+  }
+
+  public void bindTenants(Cache<TenantQuota> tenants) {
+    this.tenants = tenants;
+  }
+
+  public void bindClusters(Cache<HBaseCluster> clusters) {
+    this.clusters = clusters;
+  }
+
+  public static String clusterKey(String namespace, String name) {
+    return namespace + "/" + name;
+  }
+
+  public static String clusterKeyOf(TenantQuota tq) {
+    var ref = tq.getSpec() == null ? null : tq.getSpec().getClusterRef();
+    return ref == null || ref.getName() == null ? null : clusterKey(tq.getMetadata().getNamespace(), ref.getName());
+  }
+
+  /** The subject a TenantQuota names, if HBase could hold quotas for it (else it can have written nothing). */
+  public static Subject subjectOf(TenantQuota tq) {
+    var s = tq.getSpec() == null ? null : tq.getSpec().getSubject();
+    return s == null ? null : Subject.storable(s.getUser(), s.getNamespace(), s.getTable());
+  }
+
+  private static String subjectKeyOf(TenantQuota tq) {
+    String c = clusterKeyOf(tq);
+    Subject s = subjectOf(tq);
+    return c == null || s == null ? null : c + "|" + s;
+  }
+
+  /** Indexers to register on the TenantQuota informer. */
+  public static Map<String, Function<TenantQuota, List<String>>> indexers() {
+    return Map.of(
+        INDEX_CLUSTER, tq -> Optional.ofNullable(clusterKeyOf(tq)).map(List::of).orElse(List.of()),
+        INDEX_SUBJECT, tq -> Optional.ofNullable(subjectKeyOf(tq)).map(List::of).orElse(List.of()));
+  }
+
+  /** The HBaseCluster resource of a key, from the informer cache. */
+  public Optional<HBaseCluster> cluster(String clusterKey) {
+    Cache<HBaseCluster> c = clusters;
+    return c == null ? Optional.empty() : c.list()
+        .filter(hc -> clusterKey(hc.getMetadata().getNamespace(), hc.getMetadata().getName()).equals(clusterKey))
+        .findFirst();
+  }
+
+  /** The TenantQuotas referencing one HBaseCluster. */
+  public List<TenantQuota> tenantsOf(String clusterKey) {
+    Cache<TenantQuota> t = tenants;
+    return t == null ? List.of() : t.byIndex(INDEX_CLUSTER, clusterKey);
+  }
+
+  /**
+   * The identity of the HBase a cluster key reaches: what its connection answered, else the last
+   * identity recorded in its status. So a cluster that is unreachable now, or not yet reached
+   * after a restart, still shares claims with the HBase it wrote to and does not hold removal
+   * everywhere; only a cluster never reached at all is unknown.
+   */
+  String identity(String clusterKey) {
+    String live = identityOf.apply(clusterKey);
+    if (live != null) {
+      return live;
+    }
+    return cluster(clusterKey).map(HBaseCluster::getStatus).map(st -> st.getClusterId())
+        .filter(id -> !id.isBlank()).orElse(null);
+  }
+
+  /** The keys of the HBaseClusters that reach the same HBase as this one (itself first). */
+  public List<String> sameHBase(String clusterKey) {
+    List<String> keys = new ArrayList<>(List.of(clusterKey));
+    String id = identity(clusterKey);
+    Cache<HBaseCluster> c = clusters;
+    if (id != null && c != null) {
+      c.list().map(hc -> clusterKey(hc.getMetadata().getNamespace(), hc.getMetadata().getName()))
+          .filter(k -> !k.equals(clusterKey) && id.equals(identity(k))).sorted().forEach(keys::add);
+    }
+    return keys;
+  }
+
+  /** Owner first: live claimants oldest first, then those being deleted. */
+  static final Comparator<TenantQuota> ORDER = Comparator
+      .<TenantQuota, Boolean>comparing(t -> t.getMetadata().getDeletionTimestamp() != null)
+      .thenComparing(t -> Instant.parse(t.getMetadata().getCreationTimestamp()))
+      .thenComparing(t -> t.getMetadata().getNamespace())
+      .thenComparing(t -> t.getMetadata().getName());
+
+  /** The claimants of a subject on the HBase that {@code clusterKey} reaches, owner first. */
+  public List<TenantQuota> claimants(String clusterKey, Subject subject) {
+    Cache<TenantQuota> t = tenants;
+    if (t == null) {
+      return List.of();
+    }
+    Map<String, TenantQuota> byUid = new LinkedHashMap<>();
+    for (String k : sameHBase(clusterKey)) {
+      t.byIndex(INDEX_SUBJECT, k + "|" + subject).forEach(tq -> byUid.put(tq.getMetadata().getUid(), tq));
+    }
+    return byUid.values().stream().sorted(ORDER).toList();
+  }
+
+  /** The claimants of the TenantQuota's own subject (itself included), owner first. */
+  public List<TenantQuota> claimants(TenantQuota tq) {
+    Subject s = subjectOf(tq);
+    String c = clusterKeyOf(tq);
+    if (s == null || c == null) {
+      return List.of(tq);
+    }
+    List<TenantQuota> list = claimants(c, s);
+    if (list.stream().noneMatch(o -> o.getMetadata().getUid().equals(tq.getMetadata().getUid()))) {
+      List<TenantQuota> with = new ArrayList<>(list);
+      with.add(tq); // the cache may not show it yet
+      return with.stream().sorted(ORDER).toList();
+    }
+    return list;
+  }
+
+  public boolean owns(TenantQuota tq) {
+    return Objects.equals(claimants(tq).get(0).getMetadata().getUid(), tq.getMetadata().getUid());
+  }
+
+  /** Every subject claimed on the HBase that {@code clusterKey} reaches, by any HBaseCluster's TenantQuotas. */
+  public Set<Subject> claimed(String clusterKey) {
+    Set<Subject> claimed = new HashSet<>();
+    for (String k : sameHBase(clusterKey)) {
+      for (TenantQuota tq : tenantsOf(k)) {
+        Subject s = subjectOf(tq);
+        if (s != null) {
+          claimed.add(s);
+        }
+      }
+    }
+    return claimed;
+  }
+
+  /**
+   * Why quotas of this HBase that nobody claims must not be removed now, or empty when they may
+   * be: every TenantQuota and HBaseCluster has been listed, and every HBaseCluster's HBase has
+   * answered (an unreached one might be this same HBase, its TenantQuotas claimants here).
+   */
+  public Optional<String> removalHeld(String clusterKey) {
+    Cache<TenantQuota> t = tenants;
+    Cache<HBaseCluster> c = clusters;
+    if (t == null || !t.synced()) {
+      return Optional.of("the TenantQuotas have not all been read from the API server yet");
+    }
+    if (c == null || !c.synced()) {
+      return Optional.of("the HBaseClusters have not all been read from the API server yet");
+    }
+    if (identityOf.apply(clusterKey) == null) {
+      return Optional.of("this cluster has not answered yet");
+    }
+    return c.list().map(hc -> clusterKey(hc.getMetadata().getNamespace(), hc.getMetadata().getName()))
+        .filter(k -> identity(k) == null).sorted().findFirst()
+        .map(k -> "HBaseCluster " + k + " has never been reached; it may be this same HBase, and its "
+            + "TenantQuotas claimants here");
+  }
+}

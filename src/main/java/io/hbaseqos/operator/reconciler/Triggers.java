@@ -1,0 +1,59 @@
+package io.hbaseqos.operator.reconciler;
+
+import io.hbaseqos.operator.api.HBaseCluster;
+import io.hbaseqos.operator.api.TenantQuota;
+import io.hbaseqos.operator.ownership.Ownership;
+import io.hbaseqos.operator.sync.Resync;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+
+/**
+ * How the resync loops reach the reconcilers: they ask for a reconcile through each controller's
+ * {@link ResourceTrigger}, and report on the HBaseCluster with an event.
+ */
+public final class Triggers implements Resync.Listener {
+  private final EventRecorder events;
+  private final Ownership ownership;
+  private volatile ResourceTrigger<TenantQuota> tenants;
+  private volatile ResourceTrigger<HBaseCluster> clusters;
+
+  public Triggers(EventRecorder events, Ownership ownership) {
+    this.events = events;
+    this.ownership = ownership;
+  }
+
+  void bindTenants(ResourceTrigger<TenantQuota> trigger) {
+    this.tenants = trigger;
+  }
+
+  void bindClusters(ResourceTrigger<HBaseCluster> trigger) {
+    this.clusters = trigger;
+  }
+
+  @Override
+  public void reconcileTenant(TenantQuota tq) {
+    ResourceTrigger<TenantQuota> t = tenants;
+    if (t != null) {
+      t.trigger(tq);
+    }
+  }
+
+  @Override
+  public void reconcileCluster(String key) {
+    ResourceTrigger<HBaseCluster> t = clusters;
+    if (t != null) {
+      int i = key.indexOf('/');
+      t.trigger(new ResourceID(key.substring(i + 1), key.substring(0, i)));
+    }
+  }
+
+  @Override
+  public void clusterEvent(String key, boolean warning, String reason, String message) {
+    ownership.cluster(key).ifPresent(hc -> {
+      if (warning) {
+        events.warning(hc, reason, message);
+      } else {
+        events.normal(hc, reason, message);
+      }
+    });
+  }
+}

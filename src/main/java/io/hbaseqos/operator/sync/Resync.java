@@ -1,0 +1,316 @@
+package io.hbaseqos.operator.sync;
+
+import io.hbaseqos.operator.api.Conditions;
+import io.hbaseqos.operator.api.DesiredQuotas;
+import io.hbaseqos.operator.api.HBaseCluster;
+import io.hbaseqos.operator.api.QuotaSettingsSpec;
+import io.hbaseqos.operator.api.TenantQuota;
+import io.hbaseqos.operator.cluster.ClusterConnections;
+import io.hbaseqos.operator.cluster.ClusterState;
+import io.hbaseqos.operator.cluster.Errors;
+import io.hbaseqos.operator.metrics.OperatorMetrics;
+import io.hbaseqos.operator.ownership.Ownership;
+import io.hbaseqos.operator.ownership.RetainedSubjects;
+import io.hbaseqos.operator.quota.Durations;
+import io.hbaseqos.operator.quota.QuotaDiff;
+import io.hbaseqos.operator.quota.Subject;
+import io.hbaseqos.operator.quota.SubjectQuota;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.jboss.logging.Logger;
+
+/**
+ * One resync loop per HBaseCluster: every resync period it reads {@code hbase:quota} once,
+ * compares it with that cluster's TenantQuotas in the informer cache and asks for a reconcile only
+ * of those that differ, removes rows that would hide others from HBase's own scanner, and, under
+ * {@code unmanagedPolicy: Remove}, removes what no TenantQuota claims once nothing can make that
+ * decision wrong. An idle resync costs one scan and writes nothing.
+ */
+public final class Resync implements AutoCloseable {
+  private static final Logger LOG = Logger.getLogger(Resync.class);
+
+  /** How the resync reaches the reconcilers and reports: a small port, implemented outside this package. */
+  public interface Listener {
+    void reconcileTenant(TenantQuota tq);
+
+    void reconcileCluster(String clusterKey);
+
+    /** An event on the HBaseCluster resource. */
+    void clusterEvent(String clusterKey, boolean warning, String reason, String message);
+  }
+
+  /** Settings the resync loop takes from the HBaseCluster spec. */
+  public record Policy(Duration period, QuotaSettingsSpec.UnmanagedPolicy unmanaged, List<Pattern> ignore) {
+    public static Policy of(QuotaSettingsSpec q) {
+      QuotaSettingsSpec s = q == null ? new QuotaSettingsSpec() : q;
+      return new Policy(Durations.parse(s.getResyncPeriod(), Duration.ofSeconds(60)),
+          s.getUnmanagedPolicy() == null ? QuotaSettingsSpec.UnmanagedPolicy.Retain : s.getUnmanagedPolicy(),
+          s.getUnmanagedIgnore() == null ? List.of() : s.getUnmanagedIgnore().stream().map(Pattern::compile).toList());
+    }
+  }
+
+  /**
+   * What the last resync found, for the HBaseCluster's status.
+   *
+   * @param removalHeld under unmanagedPolicy Remove: why nothing was removed (null when removal ran)
+   * @param problem an empty row HBase refused to have removed, or a removal that failed
+   */
+  public record Report(int managed, int unmanaged, String removalHeld, String problem) {}
+
+  private final ClusterConnections connections;
+  private final Ownership ownership;
+  private final QuotaSync sync;
+  private final RetainedSubjects retained;
+  private final OperatorMetrics metrics;
+  private volatile Listener listener;
+
+  private record Loop(Duration period, ScheduledFuture<?> future) {}
+
+  private final Map<String, Loop> loops = new ConcurrentHashMap<>();
+  private final Map<String, Policy> policies = new ConcurrentHashMap<>();
+  private final Map<String, Report> reports = new ConcurrentHashMap<>();
+  private final Set<String> running = ConcurrentHashMap.newKeySet();
+  private final ScheduledExecutorService timer = Executors.newScheduledThreadPool(1, r -> {
+    Thread t = new Thread(r, "hbaseqos-resync-timer");
+    t.setDaemon(true);
+    return t;
+  });
+  /** Resyncs run here, at most one per cluster at a time, so a slow cluster never delays another. */
+  private final ExecutorService workers = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "hbaseqos-resync");
+    t.setDaemon(true);
+    return t;
+  });
+
+  public Resync(ClusterConnections connections, Ownership ownership, QuotaSync sync, RetainedSubjects retained,
+      OperatorMetrics metrics) {
+    this.connections = connections;
+    this.ownership = ownership;
+    this.sync = sync;
+    this.retained = retained;
+    this.metrics = metrics;
+  }
+
+  public void bind(Listener listener) {
+    this.listener = listener;
+  }
+
+  /** Starts or updates the resync loop of a cluster (the first resync runs at once). */
+  public void schedule(HBaseCluster hc) {
+    String key = ClusterConnections.key(hc);
+    Policy policy = Policy.of(hc.getSpec().getQuotas());
+    policies.put(key, policy);
+    loops.compute(key, (k, loop) -> {
+      if (loop != null && loop.period().equals(policy.period())) {
+        return loop;
+      }
+      if (loop != null) {
+        loop.future().cancel(false);
+      }
+      long ms = policy.period().toMillis();
+      return new Loop(policy.period(), timer.scheduleWithFixedDelay(() -> resyncAsync(k), 0, ms, TimeUnit.MILLISECONDS));
+    });
+  }
+
+  public void cancel(String key) {
+    Loop loop = loops.remove(key);
+    if (loop != null) {
+      loop.future().cancel(false);
+    }
+    policies.remove(key);
+    reports.remove(key);
+  }
+
+  public Optional<Report> report(String key) {
+    return Optional.ofNullable(reports.get(key));
+  }
+
+  private void resyncAsync(String key) {
+    if (running.add(key)) {
+      try {
+        workers.execute(() -> {
+          try {
+            resync(key);
+          } finally {
+            running.remove(key);
+          }
+        });
+      } catch (RuntimeException e) {
+        running.remove(key);
+      }
+    }
+  }
+
+  /** Runs one resync of a cluster now (also used by tests and benchmarks). */
+  public void resync(String key) {
+    ClusterState state = connections.get(key).orElse(null);
+    Policy policy = policies.get(key);
+    if (state == null || policy == null) {
+      return;
+    }
+    boolean wasAvailable = state.isAvailable() && state.isLoaded();
+    try {
+      state.describe();
+      state.refresh();
+      state.readRefreshPeriods();
+    } catch (IOException e) {
+      LOG.debugf("resync of %s failed: %s", key, e.getMessage());
+      notifyCluster(key);
+      return;
+    } catch (RuntimeException e) {
+      LOG.warnf(e, "resync of %s failed", key);
+      return;
+    }
+    Map<Subject, SubjectQuota> snapshot = state.snapshot();
+    askTenants(key, snapshot, wasAvailable);
+    String problem = repairEmptyRows(key, state, snapshot);
+    String held = null;
+    if (policy.unmanaged() == QuotaSettingsSpec.UnmanagedPolicy.Remove) {
+      held = ownership.removalHeld(key).orElse(null);
+      if (held == null) {
+        String failed = removeUnmanaged(key, state, snapshot, policy);
+        problem = problem != null ? problem : failed;
+      }
+    }
+    Set<Subject> claimed = ownership.claimed(key);
+    int managed = 0;
+    int unmanaged = 0;
+    for (var e : state.snapshot().entrySet()) {
+      if (!e.getValue().hasSettings()) {
+        continue;
+      }
+      if (claimed.contains(e.getKey())) {
+        managed++;
+      } else {
+        unmanaged++;
+      }
+    }
+    reports.put(key, new Report(managed, unmanaged, held, problem));
+    notifyCluster(key);
+  }
+
+  /** Reconciles the tenants that differ from HBase, are not settled, or follow an outage. */
+  private void askTenants(String key, Map<Subject, SubjectQuota> snapshot, boolean wasAvailable) {
+    for (TenantQuota tq : ownership.tenantsOf(key)) {
+      if (tq.getMetadata().getDeletionTimestamp() != null) {
+        continue; // its cleanup is under way
+      }
+      var st = tq.getStatus();
+      boolean settled = st != null && Objects.equals(st.getObservedGeneration(), tq.getMetadata().getGeneration())
+          && Conditions.isTrue(st, Conditions.READY);
+      boolean differs;
+      try {
+        SubjectQuota desired = DesiredQuotas.from(tq.getSpec());
+        differs = !QuotaDiff.matches(desired, snapshot.getOrDefault(desired.subject(), SubjectQuota.empty(desired.subject())));
+      } catch (DesiredQuotas.Invalid e) {
+        differs = false; // holds what HBase has until its spec is fixed
+      }
+      if (!wasAvailable || !settled || (differs && ownership.owns(tq))) {
+        notifyTenant(tq);
+      }
+    }
+  }
+
+  /**
+   * A user row whose only cell holds nothing (bypass_globals=false, left by a bypass switched
+   * off) stops HBase's quota scanner: every later row vanishes from Admin.getQuota and list_quotas.
+   * Such rows are removed whatever the unmanaged policy: they hold no setting to keep.
+   */
+  private String repairEmptyRows(String key, ClusterState state, Map<Subject, SubjectQuota> snapshot) {
+    Set<String> usersWithSettings = new HashSet<>();
+    snapshot.forEach((s, q) -> {
+      if (s.user() != null && !q.isEmptyCell()) {
+        usersWithSettings.add(s.user());
+      }
+    });
+    String problem = null;
+    for (var e : snapshot.entrySet()) {
+      Subject s = e.getKey();
+      if (s.kind() != Subject.Kind.USER || !e.getValue().isEmptyCell() || usersWithSettings.contains(s.user())) {
+        continue;
+      }
+      try {
+        QuotaSync.Outcome out = sync.remove(state, s);
+        if (out.leftBehind() != null) {
+          problem = out.leftBehind();
+        } else if (out.wrote()) {
+          metrics.emptyRowRemoved(key);
+          notifyEvent(key, false, "EmptyQuotaRowRemoved", "removed the row of user " + s.user() + " from hbase:quota: it "
+              + "held only bypass_globals=false, which stops HBase's own quota listing at that row");
+        }
+      } catch (IOException ex) {
+        problem = "could not remove the empty quota row of user " + s.user() + ": " + Errors.rootMessage(ex);
+      }
+    }
+    return problem;
+  }
+
+  private String removeUnmanaged(String key, ClusterState state, Map<Subject, SubjectQuota> snapshot, Policy policy) {
+    Set<Subject> claimed = ownership.claimed(key);
+    Set<Subject> keep;
+    try {
+      keep = retained.retained(ownership.sameHBase(key).stream().map(ownership::cluster).flatMap(Optional::stream)
+          .toList());
+    } catch (RuntimeException e) {
+      return "could not read the retained quotas (" + e.getMessage() + "): nothing unmanaged was removed";
+    }
+    for (SubjectQuota q : snapshot.values()) {
+      String rendered = q.subject().toString();
+      if (!q.hasSettings() || claimed.contains(q.subject()) || keep.contains(q.subject())
+          || policy.ignore().stream().anyMatch(p -> p.matcher(rendered).find())) {
+        continue;
+      }
+      try {
+        QuotaSync.Outcome out = sync.remove(state, q.subject());
+        if (out.wrote()) {
+          LOG.infof("removed unmanaged quota %s (%s) from %s", rendered, out.found().describe(), key);
+          notifyEvent(key, false, "UnmanagedQuotaRemoved", "removed " + rendered + " (" + out.found().describe()
+              + "): no TenantQuota claims it and unmanagedPolicy is Remove");
+        }
+      } catch (IOException e) {
+        return "could not remove unmanaged quota " + rendered + ": " + Errors.rootMessage(e);
+      }
+    }
+    return null;
+  }
+
+  private void notifyTenant(TenantQuota tq) {
+    Listener l = listener;
+    if (l != null) {
+      l.reconcileTenant(tq);
+    }
+  }
+
+  private void notifyCluster(String key) {
+    Listener l = listener;
+    if (l != null) {
+      l.reconcileCluster(key);
+    }
+  }
+
+  private void notifyEvent(String key, boolean warning, String reason, String message) {
+    Listener l = listener;
+    if (l != null) {
+      l.clusterEvent(key, warning, reason, message);
+    }
+  }
+
+  @Override
+  public void close() {
+    timer.shutdownNow();
+    workers.shutdownNow();
+  }
+}

@@ -1,0 +1,256 @@
+package io.hbaseqos.operator.hbase;
+
+import io.hbaseqos.operator.quota.Limit;
+import io.hbaseqos.operator.quota.QuotaOp;
+import io.hbaseqos.operator.quota.Subject;
+import io.hbaseqos.operator.quota.SubjectQuota;
+import io.hbaseqos.operator.quota.ThrottleKind;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * {@code hbase:quota} in memory, with HBase 2.6's row semantics (written from HBase's
+ * {@code MasterQuotaManager.setQuota}, {@code GlobalQuotaSettingsImpl.merge},
+ * {@code QuotaUtil.delete*Quota} and {@code QuotaRetriever.next}, not from the operator's plan):
+ * <ul>
+ *   <li>one row per user ({@code u.<user>}), table and namespace; a user's own settings, per-table
+ *       and per-namespace settings are cells of the user's row;</li>
+ *   <li>each {@code setQuota} merges one setting into its cell; a merged cell with no throttle type
+ *       and no bypass field is deleted: a user's own cell by deleting the whole row, the other cells
+ *       alone;</li>
+ *   <li>a bypass, once set, stays in the cell as a field (false after it is switched off);</li>
+ *   <li>HBase's own listing ({@link #hbaseListing()}, what {@code Admin.getQuota} and
+ *       {@code list_quotas} show) stops at the first row that yields no setting.</li>
+ * </ul>
+ * {@code QuotaTableContract} runs the same cases against this model and a real HBase, so that the
+ * model cannot drift from HBase. It is also the operator's {@link QuotaBackend} for fast tests,
+ * with faults to inject.
+ */
+public final class MemoryQuotaTable implements QuotaBackend {
+
+  /** One cell: the throttle types it holds and its bypass field (null: not stored). */
+  private record Cell(Map<ThrottleKind, Limit> throttles, Boolean bypass) {
+    boolean holdsNothing() {
+      return throttles.isEmpty() && !Boolean.TRUE.equals(bypass);
+    }
+  }
+
+  /** Row key to qualifier to cell, both in HBase's byte order (ASCII names sort the same). */
+  private final TreeMap<String, TreeMap<String, Cell>> rows = new TreeMap<>();
+
+  public final AtomicInteger scans = new AtomicInteger();
+  public final AtomicInteger writes = new AtomicInteger();
+  public volatile boolean down;
+  /** Runs after a scan has copied the table, before it returns (to race writes against scans). */
+  public volatile Runnable duringScan = () -> { };
+  /** Runs before each write is applied (to race a concurrent writer, or to make a call slow). */
+  public volatile Runnable beforeWrite = () -> { };
+  /** Refuses {@link QuotaOp.DropEmptySettings} as a cluster without write access to hbase:quota would. */
+  public volatile boolean refuseDrop;
+  public volatile String clusterId = "memory-cluster";
+
+  // ---- row layout -----------------------------------------------------------------------
+
+  static String rowKey(Subject s) {
+    if (s.user() != null) {
+      return "u." + s.user();
+    }
+    return s.table() != null ? "t." + s.table() : "n." + s.namespace();
+  }
+
+  static String qualifier(Subject s) {
+    if (s.user() == null || (s.table() == null && s.namespace() == null)) {
+      return "s";
+    }
+    return s.table() != null ? "s." + s.table() : "s." + s.namespace() + ":";
+  }
+
+  private static Subject subjectOf(String row, String qualifier) {
+    String name = row.substring(2);
+    if (row.startsWith("t.")) {
+      return Subject.table(name);
+    }
+    if (row.startsWith("n.")) {
+      return Subject.namespace(name);
+    }
+    if (qualifier.equals("s")) {
+      return Subject.user(name);
+    }
+    String q = qualifier.substring(2);
+    return q.endsWith(":") ? new Subject(name, q.substring(0, q.length() - 1), null) : new Subject(name, null, q);
+  }
+
+  // ---- HBase's setQuota ------------------------------------------------------------------
+
+  /** One {@code Admin.setQuota} as HBase's master applies it (what a shell user does too). */
+  public synchronized void setQuota(QuotaOp op) {
+    Subject s = op.subject();
+    String row = rowKey(s);
+    String q = qualifier(s);
+    Cell cur = rows.getOrDefault(row, new TreeMap<>()).get(q);
+    Map<ThrottleKind, Limit> throttles = new EnumMap<>(ThrottleKind.class);
+    Boolean bypass = null;
+    if (cur != null) {
+      throttles.putAll(cur.throttles());
+      bypass = cur.bypass();
+    }
+    if (op instanceof QuotaOp.SetThrottle set) {
+      throttles.put(set.kind(), set.limit());
+    } else if (op instanceof QuotaOp.RemoveThrottle rm) {
+      throttles.remove(rm.kind());
+    } else if (op instanceof QuotaOp.SetBypassGlobals b) {
+      bypass = b.bypass();
+    } else {
+      throw new IllegalArgumentException("not a setQuota: " + op);
+    }
+    store(row, q, throttles, bypass);
+  }
+
+  /** {@code unthrottleUser(user)}: every throttle type of the user's own settings at once. */
+  public synchronized void unthrottleUser(String user) {
+    Cell cur = rows.getOrDefault("u." + user, new TreeMap<>()).get("s");
+    store("u." + user, "s", Map.of(), cur == null ? null : cur.bypass());
+  }
+
+  private void store(String row, String q, Map<ThrottleKind, Limit> throttles, Boolean bypass) {
+    if (throttles.isEmpty() && bypass == null) { // merge gave null: delete
+      if (q.equals("s")) {
+        rows.remove(row); // QuotaUtil.delete{User,Table,Namespace}Quota: the whole row
+      } else {
+        TreeMap<String, Cell> cells = rows.get(row);
+        if (cells != null) {
+          cells.remove(q);
+          if (cells.isEmpty()) {
+            rows.remove(row);
+          }
+        }
+      }
+      return;
+    }
+    Map<ThrottleKind, Limit> copy = new EnumMap<>(ThrottleKind.class);
+    copy.putAll(throttles);
+    rows.computeIfAbsent(row, k -> new TreeMap<>()).put(q, new Cell(copy, bypass));
+  }
+
+  // ---- reads -----------------------------------------------------------------------------
+
+  /**
+   * What {@code Admin.getQuota(new QuotaFilter())} returns, as subjects in order: the retriever
+   * parses a row at a time and ends when a row yields no setting.
+   */
+  public synchronized List<Subject> hbaseListing() {
+    List<Subject> out = new ArrayList<>();
+    for (var row : rows.entrySet()) {
+      List<Subject> settings = new ArrayList<>();
+      row.getValue().forEach((q, cell) -> {
+        if (!cell.holdsNothing()) {
+          settings.add(subjectOf(row.getKey(), q));
+        }
+      });
+      if (settings.isEmpty()) {
+        break;
+      }
+      out.addAll(settings);
+    }
+    return out;
+  }
+
+  private static SubjectQuota of(Subject s, Cell c) {
+    return new SubjectQuota(s, c.throttles(), Boolean.TRUE.equals(c.bypass()),
+        s.kind() == Subject.Kind.USER && c.bypass() != null);
+  }
+
+  private Map<Subject, SubjectQuota> read(String row) {
+    Map<Subject, SubjectQuota> out = new LinkedHashMap<>();
+    rows.getOrDefault(row, new TreeMap<>()).forEach((q, c) -> {
+      Subject s = subjectOf(row, q);
+      SubjectQuota sq = of(s, c);
+      if (!sq.isEmpty()) {
+        out.put(s, sq);
+      }
+    });
+    return out;
+  }
+
+  @Override
+  public Map<Subject, SubjectQuota> readAll() throws IOException {
+    check();
+    scans.incrementAndGet();
+    Map<Subject, SubjectQuota> copy = new LinkedHashMap<>();
+    synchronized (this) {
+      rows.keySet().forEach(r -> copy.putAll(read(r)));
+    }
+    duringScan.run(); // the scan has read the table but not returned yet
+    return copy;
+  }
+
+  @Override
+  public synchronized Map<Subject, SubjectQuota> readUser(String user) throws IOException {
+    check();
+    return read("u." + user);
+  }
+
+  @Override
+  public synchronized SubjectQuota read(Subject subject) throws IOException {
+    check();
+    return read(rowKey(subject)).getOrDefault(subject, SubjectQuota.empty(subject));
+  }
+
+  // ---- the operator's writes ---------------------------------------------------------------
+
+  @Override
+  public void apply(QuotaOp op) throws IOException {
+    check();
+    beforeWrite.run();
+    check();
+    writes.incrementAndGet();
+    if (op instanceof QuotaOp.DropEmptySettings drop) {
+      if (refuseDrop) {
+        throw new org.apache.hadoop.hbase.DoNotRetryIOException(
+            "org.apache.hadoop.hbase.security.AccessDeniedException: Insufficient permissions (user=operator, "
+                + "scope=hbase:quota, action=WRITE)");
+      }
+      synchronized (this) {
+        String row = "u." + drop.subject().user();
+        TreeMap<String, Cell> cells = rows.get(row);
+        Cell own = cells == null ? null : cells.get("s");
+        if (own != null && own.holdsNothing()) {
+          cells.remove("s");
+          if (cells.isEmpty()) {
+            rows.remove(row);
+          }
+        }
+      }
+      return;
+    }
+    setQuota(op);
+  }
+
+  @Override
+  public ClusterInfo describe() throws IOException {
+    check();
+    return new ClusterInfo("2.6.4", clusterId, 1, true, true, Map.of());
+  }
+
+  @Override
+  public Duration writeSettleTime() {
+    return Duration.ofSeconds(20);
+  }
+
+  private void check() throws IOException {
+    if (down) {
+      throw new ConnectException("Connection refused");
+    }
+  }
+
+  @Override
+  public void close() {}
+}

@@ -1,0 +1,153 @@
+package io.hbaseqos.operator.ownership;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.hbaseqos.operator.api.ClusterRef;
+import io.hbaseqos.operator.api.HBaseCluster;
+import io.hbaseqos.operator.api.HBaseClusterStatus;
+import io.hbaseqos.operator.api.QuotaSubject;
+import io.hbaseqos.operator.api.TenantQuota;
+import io.hbaseqos.operator.api.TenantQuotaSpec;
+import io.hbaseqos.operator.quota.Subject;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+class OwnershipTest {
+
+  /** An informer cache over a list, indexed the way the operator registers it. */
+  static final class ListCache<T> implements Ownership.Cache<T> {
+    final List<T> items = new ArrayList<>();
+    final Map<String, java.util.function.Function<T, List<String>>> indexers;
+    boolean synced = true;
+
+    ListCache(Map<String, java.util.function.Function<T, List<String>>> indexers) {
+      this.indexers = indexers;
+    }
+
+    @Override
+    public boolean synced() {
+      return synced;
+    }
+
+    @Override
+    public List<T> byIndex(String index, String key) {
+      return items.stream().filter(t -> indexers.get(index).apply(t).contains(key)).toList();
+    }
+
+    @Override
+    public Stream<T> list() {
+      return items.stream();
+    }
+  }
+
+  final Map<String, String> live = new HashMap<>();
+  final Ownership ownership = new Ownership(live::get);
+  final ListCache<TenantQuota> tenants = new ListCache<>(Ownership.indexers());
+  final ListCache<HBaseCluster> clusters = new ListCache<>(Map.of());
+
+  OwnershipTest() {
+    ownership.bindTenants(tenants);
+    ownership.bindClusters(clusters);
+  }
+
+  static TenantQuota tenant(String ns, String name, String cluster, String user, String created, boolean deleting) {
+    TenantQuota tq = new TenantQuota();
+    tq.setMetadata(new ObjectMetaBuilder().withNamespace(ns).withName(name).withUid(ns + "-" + name)
+        .withCreationTimestamp(created).withDeletionTimestamp(deleting ? "2026-01-02T00:00:00Z" : null).build());
+    TenantQuotaSpec spec = new TenantQuotaSpec();
+    ClusterRef ref = new ClusterRef();
+    ref.setName(cluster);
+    spec.setClusterRef(ref);
+    QuotaSubject s = new QuotaSubject();
+    s.setUser(user);
+    spec.setSubject(s);
+    tq.setSpec(spec);
+    return tq;
+  }
+
+  HBaseCluster cluster(String ns, String name, String statusId) {
+    HBaseCluster hc = new HBaseCluster();
+    hc.setMetadata(new ObjectMetaBuilder().withNamespace(ns).withName(name).build());
+    HBaseClusterStatus st = new HBaseClusterStatus();
+    st.setClusterId(statusId);
+    hc.setStatus(st);
+    clusters.items.add(hc);
+    return hc;
+  }
+
+  @Test
+  void theOldestLiveClaimantOwnsAndADeletingOneOnlyWhenNoLiveOneIsLeft() {
+    cluster("a", "hb", null);
+    live.put("a/hb", "id-1");
+    TenantQuota old = tenant("a", "old", "hb", "alice", "2026-01-01T00:00:00Z", true);
+    TenantQuota young = tenant("a", "young", "hb", "alice", "2026-01-01T00:00:05Z", false);
+    tenants.items.addAll(List.of(old, young));
+    assertThat(ownership.owns(young)).as("the successor takes over when the old owner's deletion starts").isTrue();
+    assertThat(ownership.owns(old)).isFalse();
+    tenants.items.remove(young);
+    assertThat(ownership.owns(old)).as("alone, the deleting claimant owns (and cleans up)").isTrue();
+  }
+
+  @Test
+  void twoClustersOnOneHBaseShareClaimsWhateverTheirNamespaces() {
+    cluster("a", "hb", null);
+    cluster("b", "other", null);
+    cluster("c", "elsewhere", null);
+    live.put("a/hb", "id-1");
+    live.put("b/other", "id-1");
+    live.put("c/elsewhere", "id-2");
+    TenantQuota first = tenant("a", "t", "hb", "alice", "2026-01-01T00:00:00Z", false);
+    TenantQuota second = tenant("b", "t", "other", "alice", "2026-01-01T00:00:01Z", false);
+    TenantQuota third = tenant("c", "t", "elsewhere", "alice", "2026-01-01T00:00:00Z", false);
+    tenants.items.addAll(List.of(first, second, third));
+    assertThat(ownership.claimants(second)).extracting(t -> t.getMetadata().getUid()).containsExactly("a-t", "b-t");
+    assertThat(ownership.owns(first)).isTrue();
+    assertThat(ownership.owns(second)).isFalse();
+    assertThat(ownership.owns(third)).as("a different HBase").isTrue();
+    assertThat(ownership.claimed("b/other")).containsExactly(Subject.user("alice"));
+    assertThat(ownership.sameHBase("b/other")).containsExactly("b/other", "a/hb");
+  }
+
+  @Test
+  void anUnreachableClusterKeepsTheIdentityItLastReportedAndDoesNotHoldRemoval() {
+    cluster("a", "hb", null);
+    cluster("b", "broken", "id-1");
+    live.put("a/hb", "id-1");
+    tenants.items.add(tenant("b", "t", "broken", "alice", "2026-01-01T00:00:00Z", false));
+    assertThat(ownership.removalHeld("a/hb")).isEmpty();
+    assertThat(ownership.claimed("a/hb")).as("its tenants still claim on the HBase they wrote to")
+        .containsExactly(Subject.user("alice"));
+  }
+
+  @Test
+  void removalWaitsForBothCachesAndEveryClusterEverReached() {
+    cluster("a", "hb", null);
+    cluster("b", "never", null);
+    tenants.synced = false;
+    assertThat(ownership.removalHeld("a/hb")).get().asString().contains("TenantQuotas");
+    tenants.synced = true;
+    clusters.synced = false;
+    assertThat(ownership.removalHeld("a/hb")).get().asString().contains("HBaseClusters");
+    clusters.synced = true;
+    assertThat(ownership.removalHeld("a/hb")).get().asString().contains("not answered");
+    live.put("a/hb", "id-1");
+    assertThat(ownership.removalHeld("a/hb")).get().asString().contains("b/never");
+    live.put("b/never", "id-2");
+    assertThat(ownership.removalHeld("a/hb")).isEmpty();
+  }
+
+  @Test
+  void aSpecThatBecameInvalidStillClaimsItsSubject() {
+    cluster("a", "hb", null);
+    live.put("a/hb", "id-1");
+    TenantQuota tq = tenant("a", "t", "hb", "alice", "2026-01-01T00:00:00Z", false);
+    tq.getSpec().setThrottles(null); // no throttles, or any other invalid content
+    tenants.items.add(tq);
+    assertThat(ownership.claimed("a/hb")).containsExactly(Subject.user("alice"));
+  }
+}
