@@ -17,12 +17,13 @@ import io.hbaseqos.operator.api.HBaseCluster;
 import io.hbaseqos.operator.api.TenantQuota;
 import io.hbaseqos.operator.api.TenantQuotaSpec;
 import io.hbaseqos.operator.api.ThrottleSpec;
-import io.hbaseqos.operator.cluster.ClusterRegistry;
+import io.hbaseqos.operator.cluster.ClusterConnections;
 import io.hbaseqos.operator.quota.ThrottleKind;
 import io.hbaseqos.operator.support.HBaseQuotas;
 import io.hbaseqos.operator.support.KubeApi;
 import io.hbaseqos.operator.support.StandaloneHBase;
 import io.hbaseqos.operator.support.OperatorHarness;
+import io.hbaseqos.operator.support.QuotaTableRaw;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -159,15 +160,15 @@ class TenantQuotaIT {
     String u = "erin-" + ns;
     k8s.resource(tenant(ns, "erin", "hb", user(u), t(ThrottleKind.REQUEST_NUMBER, "100req/sec"))).create();
     awaitReady("erin");
-    String key = ClusterRegistry.clusterKey(ns, "hb");
+    String key = ClusterConnections.key(ns, "hb");
     // let the resyncs right after creation settle, then measure
     await().pollDelay(Duration.ofSeconds(3)).atMost(10, TimeUnit.SECONDS).until(() -> true);
     TenantQuota before = get("erin");
     long writes = operator.hbaseCalls(key, "setQuota");
     long scans = operator.hbaseCalls(key, "readAll");
     for (int i = 0; i < 3; i++) {
-      operator.registry.resync(key);
-      operator.registry.triggerTenant(before); // a full reconcile with nothing to do
+      operator.core.resync.resync(key);
+      operator.core.triggers.reconcileTenant(before); // a full reconcile with nothing to do
     }
     await().pollDelay(Duration.ofSeconds(5)).atMost(10, TimeUnit.SECONDS).until(() -> true);
     assertThat(operator.hbaseCalls(key, "setQuota")).isEqualTo(writes);
@@ -218,22 +219,58 @@ class TenantQuotaIT {
     assertThat(condition("second", "Conflict")).isNull();
   }
 
+  /**
+   * Stores a TenantQuota the way an older, looser schema would have let it be stored: the limit's
+   * rules are lifted for the one write, then the committed CRD is applied again.
+   */
+  void storeUnderALooserSchema(String name, java.util.function.Consumer<TenantQuota> change) {
+    var crds = k8s.apiextensions().v1().customResourceDefinitions().withName("tenantquotas.hbaseqos.io");
+    try {
+      crds.edit(crd -> {
+        var limit = crd.getSpec().getVersions().get(0).getSchema().getOpenAPIV3Schema().getProperties().get("spec")
+            .getProperties().get("throttles").getItems().getSchema().getProperties().get("limit");
+        limit.setXKubernetesValidations(null);
+        return crd;
+      });
+      await().atMost(20, TimeUnit.SECONDS).ignoreExceptions().until(() -> {
+        k8s.resources(TenantQuota.class).inNamespace(ns).withName(name).edit(tq -> {
+          change.accept(tq);
+          return tq;
+        });
+        return true;
+      });
+    } finally {
+      KubeApi.installCrds(k8s);
+    }
+  }
+
   @Test
-  void invalidSpecTheSchemaCannotCatchIsReportedAndNothingIsWritten() {
+  void aSpecInvalidAfterItWroteIsReportedKeepsItsClaimAndIsCleanedUp() {
     String u = "hank-" + ns;
-    // 16 digits pass the schema pattern, but 9999999999999999P overflows: only the operator can tell
-    k8s.resource(tenant(ns, "huge", "hb", user(u), t(ThrottleKind.READ_SIZE, "9999999999999999P/sec"))).create();
+    k8s.resource(tenant(ns, "huge", "hb", user(u), t(ThrottleKind.READ_SIZE, "1P/sec"))).create();
+    awaitReady("huge");
+    assertThat(raw(u)).isEqualTo(Map.of("u." + u + " q:s", "read_size=1125899906842624/SECONDS"));
+    // an upgrade tightened validation: 9999999999999999P overflows, and the schema now says so
+    storeUnderALooserSchema("huge", tq -> tq.getSpec().setThrottles(List.of(t(ThrottleKind.READ_SIZE, "9999999999999999P/sec"))));
     awaitReason("huge", "InvalidSpec");
     assertThat(condition("huge", "Ready").getMessage()).contains("spec.throttles[0].limit").contains("too large");
-    assertThat(HBaseQuotas.user(u)).isEmpty();
     await().atMost(10, TimeUnit.SECONDS).untilAsserted(() ->
         assertThat(events("huge")).anySatisfy(e -> assertThat(e.getReason()).isEqualTo("InvalidSpec")));
-    // fixing it converges
-    TenantQuota tq = get("huge");
-    tq.getSpec().setThrottles(List.of(t(ThrottleKind.READ_SIZE, "1P/sec")));
-    k8s.resource(tq).update();
-    awaitReady("huge");
-    assertThat(HBaseQuotas.user(u)).isEqualTo(Map.of("READ_SIZE", "1P/sec"));
+    // still the claimant of what it wrote: Remove does not take it as unmanaged
+    k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").edit(hc -> {
+      hc.getSpec().getQuotas().setUnmanagedPolicy(io.hbaseqos.operator.api.QuotaSettingsSpec.UnmanagedPolicy.Remove);
+      hc.getSpec().getQuotas().setUnmanagedIgnore(List.of("^(?!user=[^,]*" + ns + "$).*"));
+      return hc;
+    });
+    String stray = "ivan-" + ns;
+    HBaseQuotas.set(QuotaSettingsFactory.throttleUser(stray, ThrottleType.REQUEST_NUMBER, 5, TimeUnit.SECONDS));
+    await().atMost(30, TimeUnit.SECONDS).until(() -> raw(stray).isEmpty());
+    assertThat(raw(u)).as("nothing written for the invalid spec, and nothing removed")
+        .isEqualTo(Map.of("u." + u + " q:s", "read_size=1125899906842624/SECONDS"));
+    // and its deletion removes what it wrote
+    k8s.resource(get("huge")).delete();
+    await().atMost(30, TimeUnit.SECONDS).until(() -> get("huge") == null);
+    assertThat(raw(u)).isEmpty();
   }
 
   @Test
@@ -331,6 +368,13 @@ class TenantQuotaIT {
             + " HBase: " + HBaseQuotas.user(u))
             .anySatisfy(e -> assertThat(e.getReason()).isEqualTo("CleanupFailed")));
     assertThat(get("mona")).as("kept by its finalizer while HBase cannot be cleaned").isNotNull();
+    // retried, but an Event whose count grows, not an Event per retry
+    await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> {
+      List<Event> failed = events("mona").stream().filter(e -> "CleanupFailed".equals(e.getReason())).toList();
+      assertThat(failed.stream().map(Event::getMessage).distinct().count()).as("one Event per message")
+          .isEqualTo(failed.size());
+      assertThat(failed).anySatisfy(e -> assertThat(e.getCount()).isGreaterThanOrEqualTo(2));
+    });
     // retried: a status write of the operator can change the resourceVersion between get and patch (409)
     await().atMost(10, TimeUnit.SECONDS).ignoreExceptionsInstanceOf(
         io.fabric8.kubernetes.client.KubernetesClientException.class).until(() -> {
@@ -343,6 +387,122 @@ class TenantQuotaIT {
     await().atMost(60, TimeUnit.SECONDS).until(() -> get("mona") == null);
     assertThat(HBaseQuotas.user(u)).as("released without touching HBase").isEqualTo(Map.of("REQUEST_NUMBER", "10req/sec"));
     HBaseQuotas.set(QuotaSettingsFactory.unthrottleUser(u));
+  }
+
+  static Map<String, String> raw(String marker) {
+    return QuotaTableRaw.read(StandaloneHBase.shared(), marker);
+  }
+
+  static List<String> listedUsers() throws Exception {
+    try (var admin = StandaloneHBase.shared().admin()) {
+      return admin.getQuota(new org.apache.hadoop.hbase.quotas.QuotaFilter()).stream()
+          .map(q -> q.getUserName()).filter(java.util.Objects::nonNull).toList();
+    }
+  }
+
+  @Test
+  void deletingABypassTenantLeavesNoRowThatHidesOthers() throws Exception {
+    String bypassed = "a0-bypass-" + ns;
+    String later = "zz-later-" + ns;
+    TenantQuota b = tenant(ns, "bypass", "hb", user(bypassed));
+    b.getSpec().setBypassGlobals(true);
+    k8s.resource(b).create();
+    k8s.resource(tenant(ns, "later", "hb", user(later), t(ThrottleKind.REQUEST_NUMBER, "10req/sec"))).create();
+    awaitReady("bypass");
+    awaitReady("later");
+    assertThat(raw(bypassed)).isEqualTo(Map.of("u." + bypassed + " q:s", "bypass=true"));
+    k8s.resource(get("bypass")).delete();
+    await().atMost(30, TimeUnit.SECONDS).until(() -> get("bypass") == null);
+    assertThat(raw(bypassed)).as("no bypass_globals=false cell left behind").isEmpty();
+    assertThat(listedUsers()).as("HBase's own listing (list_quotas) still reaches the rows after it").contains(later);
+    Thread.sleep(5_000); // two resyncs
+    assertThat(get("later").getStatus().getDriftCorrections()).as("no false drift").isNull();
+  }
+
+  @Test
+  void anEmptyCellLeftBehindOutsideTheOperatorIsRemovedByTheResync() throws Exception {
+    String u = "a0-empty-" + ns;
+    HBaseQuotas.set(QuotaSettingsFactory.bypassGlobals(u, true));
+    HBaseQuotas.set(QuotaSettingsFactory.bypassGlobals(u, false));
+    assertThat(raw(u)).as("what the HBase shell leaves: a row that holds nothing")
+        .isEqualTo(Map.of("u." + u + " q:s", "bypass=false"));
+    double before = operator.count("hbaseqos.empty.rows.removed");
+    await().atMost(20, TimeUnit.SECONDS).until(() -> raw(u).isEmpty());
+    assertThat(operator.count("hbaseqos.empty.rows.removed"))
+        .isGreaterThan(before);
+  }
+
+  @Test
+  void changingAUsersOnlyGlobalThrottleTypeKeepsItsPerTableThrottlesAtEveryMoment() throws Exception {
+    String u = "nora-" + ns;
+    k8s.resource(tenant(ns, "global", "hb", user(u), t(ThrottleKind.REQUEST_NUMBER, "10req/sec"))).create();
+    k8s.resource(tenant(ns, "per-table", "hb", userTable(u, "usertable"), t(ThrottleKind.READ_NUMBER, "20req/sec"))).create();
+    awaitReady("global");
+    awaitReady("per-table");
+    String perTable = "u." + u + " q:s.usertable";
+    assertThat(raw(u)).containsEntry(perTable, "read_num=20/SECONDS");
+    java.util.concurrent.atomic.AtomicBoolean watching = new java.util.concurrent.atomic.AtomicBoolean(true);
+    java.util.concurrent.atomic.AtomicInteger missing = new java.util.concurrent.atomic.AtomicInteger();
+    Thread watcher = new Thread(() -> {
+      while (watching.get()) {
+        if (!raw(u).containsKey(perTable)) {
+          missing.incrementAndGet();
+        }
+      }
+    });
+    watcher.start();
+    TenantQuota g = get("global");
+    g.getSpec().setThrottles(List.of(t(ThrottleKind.WRITE_NUMBER, "10req/sec")));
+    k8s.resource(g).update();
+    await().atMost(30, TimeUnit.SECONDS).until(() -> "write_num=10/SECONDS".equals(raw(u).get("u." + u + " q:s")));
+    awaitReady("global");
+    Thread.sleep(3_000);
+    watching.set(false);
+    watcher.join();
+    assertThat(missing.get()).as("reads that found the per-table throttle gone").isZero();
+    assertThat(raw(u)).isEqualTo(Map.of("u." + u + " q:s", "write_num=10/SECONDS", perTable, "read_num=20/SECONDS"));
+    assertThat(get("per-table").getStatus().getDriftCorrections()).isNull();
+  }
+
+  @Test
+  void deletionRemovesWhatHBaseHoldsNowAndKeepsCellsOfOtherSubjects() {
+    String u = "olga-" + ns;
+    k8s.resource(tenant(ns, "olga", "hb", user(u), t(ThrottleKind.REQUEST_NUMBER, "10req/sec"))).create();
+    awaitReady("olga");
+    // set outside, by hand, on an unmanaged per-table subject of the same user
+    HBaseQuotas.set(QuotaSettingsFactory.throttleUser(u, TableName.valueOf("usertable"), ThrottleType.WRITE_NUMBER, 4,
+        TimeUnit.SECONDS));
+    // a type added outside just now, which no resync has seen, then the deletion at once
+    HBaseQuotas.set(QuotaSettingsFactory.throttleUser(u, ThrottleType.READ_NUMBER, 7, TimeUnit.SECONDS));
+    k8s.resource(get("olga")).delete();
+    await().atMost(30, TimeUnit.SECONDS).until(() -> get("olga") == null);
+    assertThat(raw(u)).as("the subject's own cell gone whatever it held; the per-table cell, not the tenant's, kept")
+        .isEqualTo(Map.of("u." + u + " q:s.usertable", "write_num=4/SECONDS"));
+    HBaseQuotas.set(QuotaSettingsFactory.unthrottleUser(u, TableName.valueOf("usertable")));
+  }
+
+  @Test
+  void aRetainedQuotaIsNotRemovedAsUnmanaged() {
+    String kept = "pia-" + ns;
+    String stray = "quinn-" + ns;
+    TenantQuota keep = tenant(ns, "keep", "hb", user(kept), t(ThrottleKind.REQUEST_NUMBER, "10req/sec"));
+    keep.getSpec().setDeletionPolicy(TenantQuotaSpec.DeletionPolicy.Retain);
+    k8s.resource(keep).create();
+    awaitReady("keep");
+    k8s.resource(get("keep")).delete();
+    await().atMost(30, TimeUnit.SECONDS).until(() -> get("keep") == null);
+    k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").edit(hc -> {
+      hc.getSpec().getQuotas().setUnmanagedPolicy(io.hbaseqos.operator.api.QuotaSettingsSpec.UnmanagedPolicy.Remove);
+      hc.getSpec().getQuotas().setUnmanagedIgnore(List.of("^(?!user=[^,]*" + ns + "$).*"));
+      return hc;
+    });
+    HBaseQuotas.set(QuotaSettingsFactory.throttleUser(stray, ThrottleType.REQUEST_NUMBER, 5, TimeUnit.SECONDS));
+    await().atMost(30, TimeUnit.SECONDS).until(() -> raw(stray).isEmpty());
+    assertThat(raw(kept)).as("kept by deletionPolicy: Retain, recorded in the cluster's retained-quotas ConfigMap")
+        .isEqualTo(Map.of("u." + kept + " q:s", "req_num=10/SECONDS"));
+    assertThat(k8s.configMaps().inNamespace(ns).withName("hb-retained-quotas").get().getData())
+        .containsValue("user=" + kept);
+    HBaseQuotas.set(QuotaSettingsFactory.unthrottleUser(kept));
   }
 
   @Test

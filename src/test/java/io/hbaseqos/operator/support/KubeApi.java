@@ -40,6 +40,29 @@ public final class KubeApi {
     return kubeconfig;
   }
 
+  /** The command line the shared kube-apiserver runs with (read from /proc), to start a replica of it. */
+  static synchronized List<String> apiServerCommand() {
+    client();
+    try {
+      Object proc = field(server, "kubeApiServerProcess");
+      Process p = (Process) field(proc, "apiServerProcess");
+      byte[] raw = java.nio.file.Files.readAllBytes(Path.of("/proc", String.valueOf(p.pid()), "cmdline"));
+      List<String> args = new java.util.ArrayList<>();
+      for (String a : new String(raw, java.nio.charset.StandardCharsets.UTF_8).split("\0")) {
+        args.add(a);
+      }
+      return args;
+    } catch (ReflectiveOperationException | java.io.IOException e) {
+      throw new IllegalStateException("cannot read the API server's command line", e);
+    }
+  }
+
+  private static Object field(Object o, String name) throws ReflectiveOperationException {
+    var f = o.getClass().getDeclaredField(name);
+    f.setAccessible(true);
+    return f.get(o);
+  }
+
   public static String kubectl() {
     return Paths.k8sBinDir().resolve("kubectl").toString();
   }
@@ -133,7 +156,7 @@ public final class KubeApi {
     try (var files = Files.list(Paths.projectDir().resolve("crds"))) {
       for (Path p : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
         var crd = c.apiextensions().v1().customResourceDefinitions().load(p.toFile()).item();
-        c.resource(crd).serverSideApply();
+        c.resource(crd).forceConflicts().serverSideApply();
         c.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
             .waitUntilCondition(KubeApi::established, 60, TimeUnit.SECONDS);
       }

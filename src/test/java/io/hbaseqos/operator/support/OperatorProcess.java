@@ -107,6 +107,17 @@ public final class OperatorProcess implements AutoCloseable {
     }
   }
 
+  /** The sum of every series of one metric on /q/metrics (e.g. {@code hbaseqos_quota_writes_total}). */
+  public double metric(String name) throws IOException {
+    double sum = 0;
+    for (String line : get("/q/metrics").body().split("\n")) {
+      if (line.startsWith(name + "{") || line.startsWith(name + " ")) {
+        sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+      }
+    }
+    return sum;
+  }
+
   public long pid() {
     return process.pid();
   }

@@ -161,10 +161,39 @@ public final class StandaloneHBase implements AutoCloseable {
 
   /** A test-side admin on its own connection (plays the HBase shell). Close it after use. */
   public synchronized Admin admin() throws IOException {
+    return connection().getAdmin();
+  }
+
+  /** The test side's own connection (not the operator's), made on first use. */
+  public synchronized Connection connection() throws IOException {
     if (connection == null || connection.isClosed()) {
       connection = ConnectionFactory.createConnection(clientConfiguration());
     }
-    return connection.getAdmin();
+    return connection;
+  }
+
+  /**
+   * Kills the whole HBase process (master, RegionServer and ZooKeeper) with SIGKILL, the way a
+   * crash or an abort after a lost ZooKeeper session ends it; {@link #start()} brings it back on the
+   * same ports and data.
+   */
+  public synchronized void kill() {
+    if (process != null) {
+      process.destroyForcibly();
+      try {
+        process.waitFor();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    try {
+      if (connection != null) {
+        connection.close();
+      }
+    } catch (IOException e) {
+      // the server is gone
+    }
+    connection = null;
   }
 
   private void writeSite() throws IOException {

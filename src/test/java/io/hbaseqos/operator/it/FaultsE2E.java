@@ -1,0 +1,401 @@
+package io.hbaseqos.operator.it;
+
+import static io.hbaseqos.operator.support.Resources.cluster;
+import static io.hbaseqos.operator.support.Resources.t;
+import static io.hbaseqos.operator.support.Resources.tenant;
+import static io.hbaseqos.operator.support.Resources.user;
+import static io.hbaseqos.operator.support.Resources.userTable;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hbaseqos.operator.api.HBaseCluster;
+import io.hbaseqos.operator.api.QuotaSettingsSpec;
+import io.hbaseqos.operator.api.TenantQuota;
+import io.hbaseqos.operator.quota.ThrottleKind;
+import io.hbaseqos.operator.support.ApiServerReplica;
+import io.hbaseqos.operator.support.KubeApi;
+import io.hbaseqos.operator.support.OperatorProcess;
+import io.hbaseqos.operator.support.QuotaTableRaw;
+import io.hbaseqos.operator.support.StandaloneHBase;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.quotas.QuotaSettingsFactory;
+import org.apache.hadoop.hbase.quotas.ThrottleType;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Faults on real parts: the packaged operator (its own process, killed with SIGKILL), a real
+ * kube-apiserver, and an HBase of this suite's own that can be killed and started again. Every case
+ * compares a raw scan of {@code hbase:quota} with exactly what the surviving resources declare (so
+ * nothing is lost, orphaned, duplicated or left as an empty cell) and counts the operator's writes.
+ */
+class FaultsE2E {
+  static KubernetesClient k8s;
+  static StandaloneHBase hbase;
+  final List<String> namespaces = new ArrayList<>();
+  final List<AutoCloseable> running = new ArrayList<>();
+
+  @BeforeAll
+  static void start() throws Exception {
+    k8s = KubeApi.client();
+    hbase = new StandaloneHBase(Files.createTempDirectory("hbaseqos-faults"), Map.of());
+    hbase.start();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (hbase != null) {
+      hbase.close();
+    }
+  }
+
+  @AfterEach
+  void cleanUp() throws Exception {
+    for (int i = running.size() - 1; i >= 0; i--) {
+      running.get(i).close();
+    }
+    KubeApi.forceCleanUp(namespaces);
+  }
+
+  String namespace(String prefix) {
+    String ns = KubeApi.newNamespace(prefix);
+    namespaces.add(ns);
+    return ns;
+  }
+
+  OperatorProcess operator(Path kubeconfig, Map<String, String> env) {
+    OperatorProcess op = OperatorProcess.start(kubeconfig, env);
+    running.add(op);
+    return op;
+  }
+
+  OperatorProcess operator() {
+    return operator(KubeApi.kubeconfig(), Map.of());
+  }
+
+  static HBaseCluster hbaseCluster(String ns, String name) {
+    return cluster(ns, name, hbase.connectionSpec(), "3s");
+  }
+
+  static TenantQuota get(String ns, String name) {
+    return k8s.resources(TenantQuota.class).inNamespace(ns).withName(name).get();
+  }
+
+  static void awaitConverged(KubernetesClient c, String ns, int seconds, OperatorProcess op) {
+    await().atMost(seconds, TimeUnit.SECONDS).pollInterval(500, TimeUnit.MILLISECONDS).untilAsserted(() -> {
+      for (TenantQuota tq : c.resources(TenantQuota.class).inNamespace(ns).list().getItems()) {
+        String what = tq.getMetadata().getName() + " " + (tq.getStatus() == null ? "no status"
+            : tq.getStatus().getConditions()) + "\n" + op.logTail(20);
+        assertThat(tq.getMetadata().getDeletionTimestamp()).as(what).isNull();
+        assertThat(tq.getStatus()).as(what).isNotNull();
+        assertThat(tq.getStatus().getObservedGeneration()).as(what).isEqualTo(tq.getMetadata().getGeneration());
+        assertThat(tq.getStatus().condition("Ready").map(x -> x.getStatus()).orElse(null)).as(what).isEqualTo("True");
+      }
+    });
+  }
+
+  static void setQuota(org.apache.hadoop.hbase.quotas.QuotaSettings s) throws Exception {
+    try (Admin admin = hbase.admin()) {
+      admin.setQuota(s);
+    }
+  }
+
+  static void edit(String ns, String name, java.util.function.Consumer<TenantQuota> change) {
+    await().atMost(10, TimeUnit.SECONDS).ignoreExceptions().until(() -> {
+      k8s.resources(TenantQuota.class).inNamespace(ns).withName(name).edit(tq -> {
+        change.accept(tq);
+        return tq;
+      });
+      return true;
+    });
+  }
+
+  static void delete(String ns, String... names) {
+    for (String n : names) {
+      k8s.resources(TenantQuota.class).inNamespace(ns).withName(n).delete();
+    }
+  }
+
+  /** The raw cells of this case's users (marker in the row key), with their contents. */
+  static Map<String, String> raw(String marker) {
+    return QuotaTableRaw.read(hbase, marker);
+  }
+
+  static Map<String, String> cells(String... rowQualifierContent) {
+    Map<String, String> m = new TreeMap<>();
+    for (int i = 0; i < rowQualifierContent.length; i += 2) {
+      m.put(rowQualifierContent[i], rowQualifierContent[i + 1]);
+    }
+    return m;
+  }
+
+  static String marker() {
+    return "f" + Long.toString(System.nanoTime() % 1_000_000_000L, 36);
+  }
+
+  @Test
+  void operatorKilledDuringDeletionsAndEditsThenRestartedLosesAndOrphansNothing() throws Exception {
+    String ns = namespace("fault-kill");
+    String m = marker();
+    k8s.resource(hbaseCluster(ns, "hb")).create();
+    OperatorProcess op = operator();
+    String tbl = "t_" + m;
+    for (int i = 0; i < 6; i++) {
+      k8s.resource(tenant(ns, "g" + i, "hb", user("a" + i + "-" + m), t(ThrottleKind.REQUEST_NUMBER, (10 + i) + "req/sec")))
+          .create();
+    }
+    for (int i = 0; i < 3; i++) {
+      k8s.resource(tenant(ns, "ut" + i, "hb", userTable("a" + i + "-" + m, tbl), t(ThrottleKind.WRITE_NUMBER, "5req/sec")))
+          .create();
+    }
+    TenantQuota bypass = tenant(ns, "b", "hb", user("b-" + m));
+    bypass.getSpec().setBypassGlobals(true);
+    k8s.resource(bypass).create();
+    setQuota(QuotaSettingsFactory.throttleUser("s-" + m, ThrottleType.REQUEST_NUMBER, 3, TimeUnit.SECONDS));
+    awaitConverged(k8s, ns, 90, op);
+    assertThat(raw(m)).isEqualTo(cells(
+        "u.a0-" + m + " q:s", "req_num=10/SECONDS", "u.a0-" + m + " q:s." + tbl, "write_num=5/SECONDS",
+        "u.a1-" + m + " q:s", "req_num=11/SECONDS", "u.a1-" + m + " q:s." + tbl, "write_num=5/SECONDS",
+        "u.a2-" + m + " q:s", "req_num=12/SECONDS", "u.a2-" + m + " q:s." + tbl, "write_num=5/SECONDS",
+        "u.a3-" + m + " q:s", "req_num=13/SECONDS", "u.a4-" + m + " q:s", "req_num=14/SECONDS",
+        "u.a5-" + m + " q:s", "req_num=15/SECONDS", "u.b-" + m + " q:s", "bypass=true",
+        "u.s-" + m + " q:s", "req_num=3/SECONDS"));
+
+    // a burst of deletions and edits, and the operator dies in the middle of it
+    delete(ns, "g0", "g1", "g2", "b");
+    edit(ns, "g3", tq -> tq.getSpec().setThrottles(new ArrayList<>(List.of(t(ThrottleKind.READ_NUMBER, "13req/sec")))));
+    edit(ns, "g4", tq -> tq.getSpec().setThrottles(new ArrayList<>(List.of(t(ThrottleKind.REQUEST_NUMBER, "99req/sec")))));
+    Thread.sleep(150);
+    op.kill();
+    // and more while it is down
+    delete(ns, "g5", "ut0");
+    edit(ns, "ut1", tq -> tq.getSpec().setThrottles(new ArrayList<>(List.of(t(ThrottleKind.WRITE_NUMBER, "7req/sec")))));
+
+    OperatorProcess restarted = operator();
+    await().atMost(90, TimeUnit.SECONDS).until(() -> get(ns, "g0") == null && get(ns, "g1") == null
+        && get(ns, "g2") == null && get(ns, "b") == null && get(ns, "g5") == null && get(ns, "ut0") == null);
+    awaitConverged(k8s, ns, 60, restarted);
+    Map<String, String> expected = cells(
+        "u.a1-" + m + " q:s." + tbl, "write_num=7/SECONDS",
+        "u.a2-" + m + " q:s." + tbl, "write_num=5/SECONDS",
+        "u.a3-" + m + " q:s", "read_num=13/SECONDS", "u.a4-" + m + " q:s", "req_num=99/SECONDS",
+        "u.s-" + m + " q:s", "req_num=3/SECONDS");
+    assertThat(raw(m)).as("per-table throttles of users whose global tenant went, kept; nothing orphaned; no empty cell; "
+        + "the shell-set quota untouched").isEqualTo(expected);
+    double writes = restarted.metric("hbaseqos_quota_writes_total");
+    Thread.sleep(8_000); // two resync periods and more
+    assertThat(raw(m)).isEqualTo(expected);
+    assertThat(restarted.metric("hbaseqos_quota_writes_total")).as("no rewrite loop").isEqualTo(writes);
+    assertThat(restarted.metric("hbaseqos_drift_corrections_total")).isZero();
+    System.out.printf("fault: operator killed mid-burst: %d writes after restart for 9 pending changes%n", (long) writes);
+    assertThat(writes).as("at most one write per pending change, and a few removals in two steps").isLessThanOrEqualTo(12);
+  }
+
+  @Test
+  void leaderFailoverWithPendingDeletions() throws Exception {
+    String ns = namespace("fault-leader");
+    String m = marker();
+    k8s.resource(hbaseCluster(ns, "hb")).create();
+    Map<String, String> common = Map.of("QUARKUS_PROFILE", "cluster",
+        "HBASEQOS_LEADER_ELECTION_LEASE_NAME", "lease-" + m, "HBASEQOS_LEADER_ELECTION_LEASE_NAMESPACE", ns,
+        "HBASEQOS_LEADER_ELECTION_LEASE_DURATION", "6s", "HBASEQOS_LEADER_ELECTION_RENEW_DEADLINE", "4s",
+        "HBASEQOS_LEADER_ELECTION_RETRY_PERIOD", "1s");
+    OperatorProcess first = operator(KubeApi.kubeconfig(), with(common, "HBASEQOS_LEADER_ELECTION_IDENTITY", "first"));
+    OperatorProcess second = OperatorProcess.start(KubeApi.kubeconfig(),
+        with(common, "HBASEQOS_LEADER_ELECTION_IDENTITY", "second"), "/q/health/live");
+    running.add(second);
+    for (int i = 0; i < 6; i++) {
+      k8s.resource(tenant(ns, "l" + i, "hb", user("l" + i + "-" + m), t(ThrottleKind.REQUEST_NUMBER, (20 + i) + "req/sec")))
+          .create();
+    }
+    awaitConverged(k8s, ns, 90, first);
+    assertThat(raw(m)).hasSize(6);
+    assertThat(k8s.leases().inNamespace(ns).withName("lease-" + m).get().getSpec().getHolderIdentity()).isEqualTo("first");
+    first.kill();
+    delete(ns, "l0", "l1", "l2");
+    edit(ns, "l3", tq -> tq.getSpec().setThrottles(new ArrayList<>(List.of(t(ThrottleKind.WRITE_NUMBER, "23req/sec")))));
+    await().atMost(90, TimeUnit.SECONDS).until(() -> get(ns, "l0") == null && get(ns, "l1") == null && get(ns, "l2") == null);
+    awaitConverged(k8s, ns, 60, second);
+    assertThat(k8s.leases().inNamespace(ns).withName("lease-" + m).get().getSpec().getHolderIdentity()).isEqualTo("second");
+    assertThat(raw(m)).isEqualTo(cells(
+        "u.l3-" + m + " q:s", "write_num=23/SECONDS",
+        "u.l4-" + m + " q:s", "req_num=24/SECONDS", "u.l5-" + m + " q:s", "req_num=25/SECONDS"));
+    double writes = second.metric("hbaseqos_quota_writes_total");
+    System.out.printf("fault: leader failover: the new leader made %d writes for 4 pending changes%n", (long) writes);
+    assertThat(writes).isLessThanOrEqualTo(5);
+  }
+
+  static Map<String, String> with(Map<String, String> base, String k, String v) {
+    Map<String, String> m = new java.util.HashMap<>(base);
+    m.put(k, v);
+    return m;
+  }
+
+  @Test
+  void removePolicyAcrossARestartRemovesOnlyWhatNobodyClaims() throws Exception {
+    String ns = namespace("fault-remove");
+    String m = marker();
+    HBaseCluster hc = hbaseCluster(ns, "hb");
+    hc.getSpec().getQuotas().setUnmanagedPolicy(QuotaSettingsSpec.UnmanagedPolicy.Remove);
+    hc.getSpec().getQuotas().setUnmanagedIgnore(List.of("^(?!user=[^,]*" + m + ").*"));
+    k8s.resource(hc).create();
+    OperatorProcess op = operator();
+    for (int i = 0; i < 5; i++) {
+      k8s.resource(tenant(ns, "r" + i, "hb", user("r" + i + "-" + m), t(ThrottleKind.REQUEST_NUMBER, (30 + i) + "req/sec")))
+          .create();
+    }
+    awaitConverged(k8s, ns, 90, op);
+    setQuota(QuotaSettingsFactory.throttleUser("x1-" + m, ThrottleType.REQUEST_NUMBER, 3, TimeUnit.SECONDS));
+    await().atMost(30, TimeUnit.SECONDS).until(() -> !raw(m).containsKey("u.x1-" + m + " q:s"));
+    op.kill();
+    setQuota(QuotaSettingsFactory.throttleUser("x2-" + m, ThrottleType.REQUEST_NUMBER, 3, TimeUnit.SECONDS));
+    delete(ns, "r0");
+
+    // watch every claimed quota while the operator starts and lists the world
+    AtomicBoolean watching = new AtomicBoolean(true);
+    ConcurrentLinkedQueue<String> missing = new ConcurrentLinkedQueue<>();
+    Thread watcher = new Thread(() -> {
+      while (watching.get()) {
+        Map<String, String> now = raw(m);
+        for (int i = 1; i < 5; i++) {
+          if (!now.containsKey("u.r" + i + "-" + m + " q:s")) {
+            missing.add("r" + i);
+          }
+        }
+      }
+    });
+    watcher.start();
+    OperatorProcess restarted = operator();
+    await().atMost(60, TimeUnit.SECONDS).until(() -> get(ns, "r0") == null && !raw(m).containsKey("u.x2-" + m + " q:s"));
+    awaitConverged(k8s, ns, 30, restarted);
+    watching.set(false);
+    watcher.join();
+    assertThat(missing).as("a claimed quota removed, even for a moment").isEmpty();
+    assertThat(raw(m)).isEqualTo(cells(
+        "u.r1-" + m + " q:s", "req_num=31/SECONDS", "u.r2-" + m + " q:s", "req_num=32/SECONDS",
+        "u.r3-" + m + " q:s", "req_num=33/SECONDS", "u.r4-" + m + " q:s", "req_num=34/SECONDS"));
+    double writes = restarted.metric("hbaseqos_quota_writes_total");
+    System.out.printf("fault: Remove across a restart: %d writes (one deletion, one unmanaged removal)%n", (long) writes);
+    assertThat(writes).isEqualTo(2);
+  }
+
+  @Test
+  void twoHBaseClustersOnOneHBaseShareOneSetOfClaims() throws Exception {
+    String a = namespace("fault-two-a");
+    String b = namespace("fault-two-b");
+    String m = marker();
+    HBaseCluster remover = hbaseCluster(a, "hb");
+    remover.getSpec().getQuotas().setUnmanagedPolicy(QuotaSettingsSpec.UnmanagedPolicy.Remove);
+    remover.getSpec().getQuotas().setUnmanagedIgnore(List.of("^(?!user=[^,]*" + m + ").*"));
+    k8s.resource(remover).create();
+    k8s.resource(hbaseCluster(b, "other")).create();
+    OperatorProcess op = operator();
+    k8s.resource(tenant(b, "v", "other", user("v-" + m), t(ThrottleKind.REQUEST_NUMBER, "40req/sec"))).create();
+    k8s.resource(tenant(a, "w", "hb", user("w-" + m), t(ThrottleKind.REQUEST_NUMBER, "10req/sec"))).create();
+    await().atMost(60, TimeUnit.SECONDS).until(() -> raw(m).size() == 2);
+    Thread.sleep(1_500); // the younger claimant, strictly younger
+    k8s.resource(tenant(b, "w", "other", user("w-" + m), t(ThrottleKind.REQUEST_NUMBER, "20req/sec"))).create();
+    await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> assertThat(get(b, "w").getStatus().condition("Ready")
+        .map(c -> c.getReason()).orElse(null)).isEqualTo("Conflict"));
+    double writes = op.metric("hbaseqos_quota_writes_total");
+    Thread.sleep(10_000); // three resyncs of each cluster
+    Map<String, String> both = cells("u.v-" + m + " q:s", "req_num=40/SECONDS", "u.w-" + m + " q:s", "req_num=10/SECONDS");
+    assertThat(raw(m)).as("B's tenant is claimed on A's HBase; A's value holds").isEqualTo(both);
+    assertThat(op.metric("hbaseqos_quota_writes_total")).as("no fight: nothing written").isEqualTo(writes);
+
+    // hand-over: the owner goes, the claimant in the other namespace takes over with no gap
+    AtomicBoolean watching = new AtomicBoolean(true);
+    ConcurrentLinkedQueue<String> seen = new ConcurrentLinkedQueue<>();
+    Thread watcher = new Thread(() -> {
+      while (watching.get()) {
+        seen.add(String.valueOf(raw(m).get("u.w-" + m + " q:s")));
+      }
+    });
+    watcher.start();
+    delete(a, "w");
+    await().atMost(60, TimeUnit.SECONDS).until(() -> get(a, "w") == null
+        && "req_num=20/SECONDS".equals(raw(m).get("u.w-" + m + " q:s")));
+    watching.set(false);
+    watcher.join();
+    assertThat(seen).as("w-" + m + " is never unthrottled during the hand-over")
+        .doesNotContain("null").contains("req_num=20/SECONDS");
+    awaitConverged(k8s, b, 30, op);
+  }
+
+  @Test
+  void hbaseKilledAndRestartedWithPendingChanges() throws Exception {
+    String ns = namespace("fault-hbase");
+    String m = marker();
+    k8s.resource(hbaseCluster(ns, "hb")).create();
+    OperatorProcess op = operator();
+    String tbl = "t_" + m;
+    for (int i = 0; i < 4; i++) {
+      k8s.resource(tenant(ns, "h" + i, "hb", user("h" + i + "-" + m), t(ThrottleKind.REQUEST_NUMBER, (50 + i) + "req/sec")))
+          .create();
+    }
+    k8s.resource(tenant(ns, "ht", "hb", userTable("h0-" + m, tbl), t(ThrottleKind.READ_NUMBER, "9req/sec"))).create();
+    awaitConverged(k8s, ns, 90, op);
+    hbase.kill();
+    delete(ns, "h0", "h1");
+    edit(ns, "h2", tq -> tq.getSpec().setThrottles(new ArrayList<>(List.of(t(ThrottleKind.READ_NUMBER, "52req/sec")))));
+    k8s.resource(tenant(ns, "h9", "hb", user("h9-" + m), t(ThrottleKind.WRITE_NUMBER, "59req/sec"))).create();
+    await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> assertThat(get(ns, "h2").getStatus().condition("Ready")
+        .map(c -> c.getReason()).orElse(null)).isEqualTo("HBaseUnavailable"));
+    assertThat(get(ns, "h0")).as("kept by its finalizer while HBase is down").isNotNull();
+    hbase.start();
+    await().atMost(120, TimeUnit.SECONDS).until(() -> get(ns, "h0") == null && get(ns, "h1") == null);
+    awaitConverged(k8s, ns, 120, op);
+    Map<String, String> expected = cells(
+        "u.h0-" + m + " q:s." + tbl, "read_num=9/SECONDS",
+        "u.h2-" + m + " q:s", "read_num=52/SECONDS", "u.h3-" + m + " q:s", "req_num=53/SECONDS",
+        "u.h9-" + m + " q:s", "write_num=59/SECONDS");
+    assertThat(raw(m)).isEqualTo(expected);
+    double writes = op.metric("hbaseqos_quota_writes_total");
+    Thread.sleep(8_000);
+    assertThat(raw(m)).isEqualTo(expected);
+    assertThat(op.metric("hbaseqos_quota_writes_total")).as("settled: no rewrites").isEqualTo(writes);
+  }
+
+  @Test
+  void apiServerRestartedWhileChangesArePending() throws Exception {
+    String ns = namespace("fault-api");
+    String m = marker();
+    k8s.resource(hbaseCluster(ns, "hb")).create();
+    ApiServerReplica api = ApiServerReplica.start();
+    running.add(api);
+    OperatorProcess op = operator(api.kubeconfig(), Map.of());
+    for (int i = 0; i < 4; i++) {
+      k8s.resource(tenant(ns, "k" + i, "hb", user("k" + i + "-" + m), t(ThrottleKind.REQUEST_NUMBER, (60 + i) + "req/sec")))
+          .create();
+    }
+    awaitConverged(k8s, ns, 90, op);
+    api.kill();
+    // changes the operator cannot hear of: made through the other API server, and drift in HBase
+    delete(ns, "k0");
+    edit(ns, "k1", tq -> tq.getSpec().setThrottles(new ArrayList<>(List.of(t(ThrottleKind.REQUEST_NUMBER, "71req/sec")))));
+    setQuota(QuotaSettingsFactory.throttleUser("k2-" + m, ThrottleType.REQUEST_NUMBER, 1, TimeUnit.SECONDS));
+    Thread.sleep(5_000);
+    api.restart();
+    await().atMost(90, TimeUnit.SECONDS).until(() -> get(ns, "k0") == null);
+    awaitConverged(k8s, ns, 60, op);
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> assertThat(raw(m)).isEqualTo(cells(
+        "u.k1-" + m + " q:s", "req_num=71/SECONDS", "u.k2-" + m + " q:s", "req_num=62/SECONDS",
+        "u.k3-" + m + " q:s", "req_num=63/SECONDS")));
+    // and it still hears of new changes after the restart
+    delete(ns, "k3");
+    await().atMost(30, TimeUnit.SECONDS).until(() -> get(ns, "k3") == null);
+    assertThat(raw(m)).doesNotContainKey("u.k3-" + m + " q:s");
+  }
+}

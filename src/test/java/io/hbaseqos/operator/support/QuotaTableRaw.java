@@ -1,0 +1,76 @@
+package io.hbaseqos.operator.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.QuotaProtos;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * {@code hbase:quota} as it is stored, read with a plain scan of the table (not through
+ * {@code Admin.getQuota}, whose scanner stops at a row without settings, and not through the
+ * operator's code): every cell of family {@code q} as {@code "<row> <qualifier>"} to a short text
+ * of what it holds, such as {@code "READ_NUMBER=20/SECONDS"}, {@code "bypass=false"} or {@code ""}
+ * for a cell that holds nothing.
+ */
+public final class QuotaTableRaw {
+  private QuotaTableRaw() {}
+
+  public static Map<String, String> read(StandaloneHBase hbase) {
+    Map<String, String> out = new TreeMap<>();
+    try (Table t = hbase.connection().getTable(TableName.valueOf("hbase", "quota"));
+        ResultScanner scanner = t.getScanner(new Scan().addFamily(Bytes.toBytes("q")))) {
+      for (Result r : scanner) {
+        for (Cell c : r.rawCells()) {
+          String key = Bytes.toStringBinary(CellUtil.cloneRow(c)) + " " + Bytes.toStringBinary(CellUtil.cloneFamily(c)) + ":"
+              + Bytes.toStringBinary(CellUtil.cloneQualifier(c));
+          out.put(key, describe(CellUtil.cloneValue(c)));
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out;
+  }
+
+  /** Only the cells of subjects whose row key contains {@code marker} (a test's own users or tables). */
+  public static Map<String, String> read(StandaloneHBase hbase, String marker) {
+    Map<String, String> all = read(hbase);
+    all.keySet().removeIf(k -> !k.contains(marker));
+    return all;
+  }
+
+  static String describe(byte[] value) throws IOException {
+    if (value.length < 4 || !Bytes.toString(value, 0, 4).equals("PBUF")) {
+      return "?" + Bytes.toStringBinary(value);
+    }
+    QuotaProtos.Quotas q = QuotaProtos.Quotas.parseFrom(Arrays.copyOfRange(value, 4, value.length));
+    List<String> parts = new ArrayList<>();
+    if (q.hasThrottle()) {
+      q.getThrottle().getAllFields().forEach((field, v) -> {
+        QuotaProtos.TimedQuota tq = (QuotaProtos.TimedQuota) v;
+        parts.add(field.getName() + "=" + tq.getSoftLimit() + "/" + tq.getTimeUnit()
+            + (tq.getScope() == QuotaProtos.QuotaScope.CLUSTER ? "/cluster" : ""));
+      });
+    }
+    if (q.hasBypassGlobals()) {
+      parts.add("bypass=" + q.getBypassGlobals());
+    }
+    if (q.hasSpace()) {
+      parts.add("space=" + q.getSpace().getSoftLimit());
+    }
+    parts.sort(null);
+    return String.join(",", parts);
+  }
+}
