@@ -109,4 +109,44 @@ class CalibrationLoopsTest {
     assertThat(step(loops, "a", p, 1000, 30).next()).as("a new loop: baseline again")
         .isEqualTo(T0.plusSeconds(60));
   }
+
+  @Test
+  void afterARestartANewLoopSaysWhatStatusSaidUntilItsFirstStep() {
+    CalibrationLoops loops = new CalibrationLoops();
+    Plant p = new Plant();
+    p.limit = 1000;
+    var status = new io.hbaseqos.operator.api.CalibrationStatus();
+    status.setState("Converged");
+    status.setMessage("1000 ops/s is within 5% of the target");
+    var resume = CalibrationLoops.Resume.of(status, "Converged");
+    Outcome first = loops.step("uid", "a", PLAN, 1000, resume, p, T0);
+    assertThat(first.state()).as("agrees with the Calibrated condition written before the restart")
+        .isEqualTo(ControlLaw.State.Converged);
+    assertThat(first.reason()).isEqualTo("1000 ops/s is within 5% of the target");
+    // a changed spec is a new loop, not a resumed one
+    Outcome changed = loops.step("uid", "b", PLAN, 1000, resume, p, T0.plusSeconds(1));
+    assertThat(changed.state()).isEqualTo(ControlLaw.State.Converging);
+    assertThat(CalibrationLoops.Resume.of(null, null)).isNull();
+    status.setState("NoSuchState");
+    assertThat(CalibrationLoops.Resume.of(status, null)).isNull();
+  }
+
+  @Test
+  void theCalibratedThrottleKeepsItsOwnScope() {
+    var spec = new io.hbaseqos.operator.api.TenantQuotaSpec();
+    var c = new io.hbaseqos.operator.api.CalibrationSpec();
+    c.setTargetOpsPerSecond(100L);
+    c.setOperations(io.hbaseqos.operator.api.CalibrationSpec.Operations.reads);
+    spec.setCalibration(c);
+    assertThat(CalibrationPlan.of(spec).scope()).isEqualTo(Limit.Scope.MACHINE);
+    spec.setScope(io.hbaseqos.operator.api.TenantQuotaSpec.Scope.CLUSTER);
+    assertThat(CalibrationPlan.of(spec).scope()).as("the resource's scope").isEqualTo(Limit.Scope.CLUSTER);
+    var read = io.hbaseqos.operator.api.ThrottleSpec.shell(ThrottleKind.READ_NUMBER, "100req/sec");
+    read.setScope(io.hbaseqos.operator.api.TenantQuotaSpec.Scope.MACHINE);
+    var write = io.hbaseqos.operator.api.ThrottleSpec.shell(ThrottleKind.WRITE_NUMBER, "100req/sec");
+    write.setScope(io.hbaseqos.operator.api.TenantQuotaSpec.Scope.CLUSTER);
+    spec.setThrottles(new ArrayList<>(List.of(read, write)));
+    assertThat(CalibrationPlan.of(spec).scope()).as("the calibrated throttle's own scope wins")
+        .isEqualTo(Limit.Scope.MACHINE);
+  }
 }

@@ -153,6 +153,8 @@ class CrdValidationIT {
       "unknown operations | {user: a} | 'calibration: {targetOpsPerSecond: 10, operations: scans}' | Unsupported value: \"scans\"",
       "unknown source | {user: a} | 'calibration: {targetOpsPerSecond: 10, source: Graphite}' | Unsupported value: \"Graphite\"",
       "HBase source on a table | {table: t} | calibration: {targetOpsPerSecond: 10} | calibration from HBase metrics needs a user subject",
+      "HBase source on a user+table | {user: u, table: t} | calibration: {targetOpsPerSecond: 10} | calibration from HBase metrics needs a user subject",
+      "HBase source on a user+namespace | {user: u, namespace: ns} | calibration: {targetOpsPerSecond: 10} | calibration from HBase metrics needs a user subject",
       "Prometheus without query | {table: t} | 'calibration: {targetOpsPerSecond: 10, source: Prometheus}' | source Prometheus needs calibration.prometheus",
       "Prometheus url not http | {table: t} | 'calibration: {targetOpsPerSecond: 10, source: Prometheus, prometheus: {url: \"ftp://p\", query: up}}' | prometheus.url must be an http:// or https:// URL",
   })
