@@ -398,4 +398,116 @@ class FaultsE2E {
     await().atMost(30, TimeUnit.SECONDS).until(() -> get(ns, "k3") == null);
     assertThat(raw(m)).doesNotContainKey("u.k3-" + m + " q:s");
   }
+
+  @Test
+  void regionServerHoldingTheQuotaTableRestartedWithPendingChanges() throws Exception {
+    String ns = namespace("fault-rs");
+    String m = marker();
+    StandaloneHBase.RegionServerProcess rs = hbase.regionServerProcess();
+    running.add(rs);
+    rs.start();
+    org.apache.hadoop.hbase.TableName quota = org.apache.hadoop.hbase.TableName.valueOf("hbase", "quota");
+    // a RegionServer that has just joined may refuse the region's warm-up: ask again until it holds it
+    await().atMost(90, TimeUnit.SECONDS).pollInterval(3, TimeUnit.SECONDS).until(() -> {
+      try (Admin admin = hbase.admin()) {
+        if (admin.getRegions(rs.serverName()).stream().anyMatch(r -> r.getTable().equals(quota))) {
+          return true;
+        }
+        admin.move(admin.getRegions(quota).get(0).getEncodedNameAsBytes(), rs.serverName());
+        return false;
+      }
+    });
+    k8s.resource(hbaseCluster(ns, "hb")).create();
+    OperatorProcess op = operator();
+    for (int i = 0; i < 4; i++) {
+      k8s.resource(tenant(ns, "s" + i, "hb", user("s" + i + "-" + m), t(ThrottleKind.REQUEST_NUMBER, (80 + i) + "req/sec")))
+          .create();
+    }
+    awaitConverged(k8s, ns, 90, op);
+    // the server holding hbase:quota dies; changes arrive while its region is being moved
+    rs.kill();
+    delete(ns, "s0");
+    edit(ns, "s1", tq -> tq.getSpec().setThrottles(new ArrayList<>(List.of(t(ThrottleKind.READ_NUMBER, "91req/sec")))));
+    k8s.resource(tenant(ns, "s9", "hb", user("s9-" + m), t(ThrottleKind.WRITE_NUMBER, "99req/sec"))).create();
+    Thread.sleep(3_000);
+    rs.start(); // and comes back
+    await().atMost(180, TimeUnit.SECONDS).until(() -> get(ns, "s0") == null);
+    awaitConverged(k8s, ns, 120, op);
+    Map<String, String> expected = cells(
+        "u.s1-" + m + " q:s", "read_num=91/SECONDS", "u.s2-" + m + " q:s", "req_num=82/SECONDS",
+        "u.s3-" + m + " q:s", "req_num=83/SECONDS", "u.s9-" + m + " q:s", "write_num=99/SECONDS");
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> assertThat(raw(m)).isEqualTo(expected));
+    double writes = op.metric("hbaseqos_quota_writes_total");
+    Thread.sleep(8_000);
+    assertThat(raw(m)).isEqualTo(expected);
+    assertThat(op.metric("hbaseqos_quota_writes_total")).as("settled: no rewrites").isEqualTo(writes);
+    System.out.printf("fault: RegionServer with hbase:quota killed and restarted: %d writes in all%n", (long) writes);
+  }
+
+  @Test
+  void aWriteAbandonedAtItsDeadlineIsWaitedForBeforeTheDeletionRemoves() throws Exception {
+    String ns = namespace("fault-doubt");
+    String m = marker();
+    HBaseCluster hc = hbaseCluster(ns, "hb");
+    // the client gives up after 4 s (+2 s for one more RPC: 6 s in doubt); the operator abandons a call after 2 s
+    hc.getSpec().getConnection().getClientConfig().putAll(Map.of("hbase.client.operation.timeout", "4000",
+        "hbase.rpc.timeout", "2000"));
+    k8s.resource(hc).create();
+    OperatorProcess op = operator(KubeApi.kubeconfig(), Map.of("HBASEQOS_HBASE_CALL_TIMEOUT", "2s"));
+    k8s.resource(tenant(ns, "d", "hb", user("d-" + m), t(ThrottleKind.REQUEST_NUMBER, "10req/sec"))).create();
+    awaitConverged(k8s, ns, 60, op);
+    try {
+      hbase.pause(true);
+      edit(ns, "d", tq -> tq.getSpec().setThrottles(new ArrayList<>(List.of(t(ThrottleKind.REQUEST_NUMBER, "20req/sec")))));
+      Thread.sleep(2_500); // the write is abandoned at its deadline and may still land
+      delete(ns, "d");
+      await().atMost(10, TimeUnit.SECONDS).until(() -> k8s.v1().events().inNamespace(ns).list().getItems().stream()
+          .anyMatch(e -> "CleanupWaiting".equals(e.getReason())));
+      assertThat(get(ns, "d")).as("kept by its finalizer while the write may land").isNotNull();
+    } finally {
+      hbase.pause(false);
+    }
+    await().atMost(60, TimeUnit.SECONDS).until(() -> get(ns, "d") == null);
+    Thread.sleep(3_000); // anything still in flight would land now
+    assertThat(raw(m)).as("nothing left behind by the late write").isEmpty();
+  }
+
+  @Test
+  void aRegionServerWhoseInfoPortHangsCostsTheCalibratedTenantItsMeasurementOnly() throws Exception {
+    String ns = namespace("fault-jmx");
+    String m = marker();
+    StandaloneHBase.RegionServerProcess rs = hbase.regionServerProcess();
+    running.add(rs);
+    rs.start();
+    k8s.resource(hbaseCluster(ns, "hb")).create();
+    OperatorProcess op = operator();
+    TenantQuota cal = tenant(ns, "cal", "hb", user("c-" + m));
+    cal.getSpec().setCalibration(io.hbaseqos.operator.support.Resources.readsCalibration(100, 10, 5));
+    k8s.resource(cal).create();
+    k8s.resource(tenant(ns, "plain", "hb", user("p-" + m), t(ThrottleKind.REQUEST_NUMBER, "10req/sec"))).create();
+    await().atMost(90, TimeUnit.SECONDS).untilAsserted(() -> {
+      TenantQuota c = get(ns, "cal");
+      assertThat(c.getStatus()).isNotNull();
+      assertThat(c.getStatus().getCalibration()).isNotNull();
+      assertThat(c.getStatus().getCalibration().getState()).isNotEqualTo("MetricsUnavailable");
+    });
+    awaitConverged(k8s, ns, 30, op);
+    rs.pause(true); // its info port accepts connections and never answers
+    try {
+      await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> {
+        var c = get(ns, "cal").getStatus().getCalibration();
+        assertThat(c.getState()).isEqualTo("MetricsUnavailable");
+        assertThat(c.getMessage()).contains(String.valueOf(rs.port()));
+      });
+      // the cluster and every other tenant carry on: a change still lands, nothing goes HBaseUnavailable
+      edit(ns, "plain", tq -> tq.getSpec().setThrottles(new ArrayList<>(List.of(t(ThrottleKind.REQUEST_NUMBER, "11req/sec")))));
+      await().atMost(30, TimeUnit.SECONDS).until(() -> "req_num=11/SECONDS".equals(raw(m).get("u.p-" + m + " q:s")));
+      awaitConverged(k8s, ns, 30, op);
+      assertThat(get(ns, "cal").getStatus().condition("Ready").map(c -> c.getStatus()).orElse(null)).isEqualTo("True");
+      assertThat(k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").get().getStatus()
+          .condition("Reachable").map(c -> c.getStatus()).orElse(null)).isEqualTo("True");
+    } finally {
+      rs.pause(false);
+    }
+  }
 }

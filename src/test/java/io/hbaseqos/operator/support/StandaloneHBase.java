@@ -172,6 +172,20 @@ public final class StandaloneHBase implements AutoCloseable {
     return connection;
   }
 
+  /** SIGSTOP / SIGCONT of the whole HBase process: calls hang instead of failing. */
+  public synchronized void pause(boolean paused) {
+    try {
+      int rc = new ProcessBuilder("kill", paused ? "-STOP" : "-CONT", String.valueOf(process.pid())).start().waitFor();
+      if (rc != 0) {
+        throw new IllegalStateException("kill exited with " + rc);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   /**
    * Kills the whole HBase process (master, RegionServer and ZooKeeper) with SIGKILL, the way a
    * crash or an abort after a lost ZooKeeper session ends it; {@link #start()} brings it back on the
@@ -218,11 +232,14 @@ public final class StandaloneHBase implements AutoCloseable {
     site.put("hbase.quota.rate.limiter.refill.interval.ms", "100");
     site.put("hbase.regionserver.msginterval", "1000");
     site.putAll(extraSite);
+    writeConf(dir.resolve("conf"), site);
+  }
+
+  private static void writeConf(Path conf, Map<String, String> site) throws IOException {
     StringBuilder xml = new StringBuilder("<?xml version=\"1.0\"?>\n<configuration>\n");
     site.forEach((k, v) -> xml.append("  <property><name>").append(k).append("</name><value>").append(v)
         .append("</value></property>\n"));
     xml.append("</configuration>\n");
-    Path conf = dir.resolve("conf");
     Files.createDirectories(conf);
     Files.writeString(conf.resolve("hbase-site.xml"), xml);
     // The info servers (RegionServer /jmx) want their webapp folders on the classpath; the jars on
@@ -237,6 +254,110 @@ public final class StandaloneHBase implements AutoCloseable {
         "log4j.appender.console=org.apache.log4j.ConsoleAppender",
         "log4j.appender.console.layout=org.apache.log4j.PatternLayout",
         "log4j.appender.console.layout.ConversionPattern=%d{ISO8601} %-5p [%t] %c{2}: %m%n", ""));
+  }
+
+  /**
+   * A RegionServer in a process of its own that joins this HBase (same ZooKeeper and root
+   * directory), so that a RegionServer can be killed and restarted while the master, ZooKeeper and
+   * the in-process RegionServer stay up.
+   */
+  public RegionServerProcess regionServerProcess() {
+    return new RegionServerProcess();
+  }
+
+  public final class RegionServerProcess implements AutoCloseable {
+    private final int port = freePort();
+    private final int infoPort = freePort();
+    private final Path conf = dir.resolve("rs-" + port);
+    private Process rs;
+
+    public int port() {
+      return port;
+    }
+
+    /** Starts it and waits until the master counts it among the live servers. */
+    public void start() {
+      try {
+        Map<String, String> site = new LinkedHashMap<>();
+        site.put("hbase.cluster.distributed", "true");
+        site.put("hbase.rootdir", dir.resolve("root").toUri().toString());
+        site.put("hbase.zookeeper.quorum", "localhost");
+        site.put("hbase.zookeeper.property.clientPort", String.valueOf(zkPort));
+        site.put("hbase.regionserver.port", String.valueOf(port));
+        site.put("hbase.regionserver.info.port", String.valueOf(infoPort));
+        site.put("hbase.tmp.dir", conf.resolve("tmp").toString());
+        site.put("hbase.unsafe.stream.capability.enforce", "false");
+        site.put("hbase.wal.provider", "filesystem");
+        site.put("hbase.quota.enabled", "true");
+        site.put("hbase.quota.refresh.period", "5000");
+        site.put("hbase.regionserver.user.metrics.enabled", "true");
+        site.put("hbase.regionserver.msginterval", "1000");
+        site.put("zookeeper.session.timeout", "6000");
+        site.putAll(extraSite);
+        writeConf(conf, site);
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Xmx384m", "-XX:+UseSerialGC", "-Dhbase.log.dir=" + conf.resolve("logs")));
+        cmd.addAll(JDK17_FLAGS);
+        cmd.addAll(List.of("-cp", conf + ":" + classpath(), "org.apache.hadoop.hbase.regionserver.HRegionServer", "start"));
+        rs = new ProcessBuilder(cmd).redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(conf.resolve("rs.out").toFile())).start();
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(120));
+        while (Instant.now().isBefore(deadline)) {
+          if (!rs.isAlive()) {
+            throw new IllegalStateException("the RegionServer exited:\n" + Processes.tail(conf.resolve("rs.out"), 30));
+          }
+          try (Admin admin = admin()) {
+            if (admin.getRegionServers().stream().anyMatch(sn -> sn.getPort() == port)) {
+              return;
+            }
+          } catch (Exception e) {
+            // not yet
+          }
+          sleep(500);
+        }
+        throw new IllegalStateException("the RegionServer did not join:\n" + Processes.tail(conf.resolve("rs.out"), 30));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+
+    /** The server name the master knows it by. */
+    public org.apache.hadoop.hbase.ServerName serverName() throws IOException {
+      try (Admin admin = admin()) {
+        return admin.getRegionServers().stream().filter(sn -> sn.getPort() == port).findFirst()
+            .orElseThrow(() -> new IllegalStateException("RegionServer on port " + port + " is not live"));
+      }
+    }
+
+    /** SIGSTOP / SIGCONT: its ports accept connections and answer nothing. */
+    public void pause(boolean paused) {
+      try {
+        new ProcessBuilder("kill", paused ? "-STOP" : "-CONT", String.valueOf(rs.pid())).start().waitFor();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+
+    /** SIGKILL: the master finds out when its ZooKeeper session expires, then reassigns its regions. */
+    public void kill() {
+      if (rs != null) {
+        rs.destroyForcibly();
+        try {
+          rs.waitFor();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    }
+
+    @Override
+    public void close() {
+      if (rs != null && rs.isAlive()) {
+        Processes.stop(rs, Duration.ofSeconds(60));
+      }
+    }
   }
 
   private static String classpath() throws IOException {
