@@ -141,6 +141,19 @@ class FaultsE2E {
     return m;
   }
 
+  /**
+   * HBase holds exactly {@code expected} and stays so for more than two resync periods without a
+   * write: no rewrite loop, no false drift. Returns the operator's writes so far.
+   */
+  static double assertSettled(OperatorProcess op, String m, Map<String, String> expected) throws Exception {
+    assertThat(raw(m)).isEqualTo(expected);
+    double writes = op.metric("hbaseqos_quota_writes_total");
+    Thread.sleep(8_000);
+    assertThat(raw(m)).isEqualTo(expected);
+    assertThat(op.metric("hbaseqos_quota_writes_total")).as("settled: no rewrites").isEqualTo(writes);
+    return writes;
+  }
+
   static String marker() {
     return "f" + Long.toString(System.nanoTime() % 1_000_000_000L, 36);
   }
@@ -194,10 +207,7 @@ class FaultsE2E {
         "u.s-" + m + " q:s", "req_num=3/SECONDS");
     assertThat(raw(m)).as("per-table throttles of users whose global tenant went, kept; nothing orphaned; no empty cell; "
         + "the shell-set quota untouched").isEqualTo(expected);
-    double writes = restarted.metric("hbaseqos_quota_writes_total");
-    Thread.sleep(8_000); // two resync periods and more
-    assertThat(raw(m)).isEqualTo(expected);
-    assertThat(restarted.metric("hbaseqos_quota_writes_total")).as("no rewrite loop").isEqualTo(writes);
+    double writes = assertSettled(restarted, m, expected);
     assertThat(restarted.metric("hbaseqos_drift_corrections_total")).isZero();
     System.out.printf("fault: operator killed mid-burst: %d writes after restart for 9 pending changes%n", (long) writes);
     assertThat(writes).as("at most one write per pending change, and a few removals in two steps").isLessThanOrEqualTo(12);
@@ -361,11 +371,7 @@ class FaultsE2E {
         "u.h0-" + m + " q:s." + tbl, "read_num=9/SECONDS",
         "u.h2-" + m + " q:s", "read_num=52/SECONDS", "u.h3-" + m + " q:s", "req_num=53/SECONDS",
         "u.h9-" + m + " q:s", "write_num=59/SECONDS");
-    assertThat(raw(m)).isEqualTo(expected);
-    double writes = op.metric("hbaseqos_quota_writes_total");
-    Thread.sleep(8_000);
-    assertThat(raw(m)).isEqualTo(expected);
-    assertThat(op.metric("hbaseqos_quota_writes_total")).as("settled: no rewrites").isEqualTo(writes);
+    assertSettled(op, m, expected);
   }
 
   @Test
@@ -437,10 +443,7 @@ class FaultsE2E {
         "u.s1-" + m + " q:s", "read_num=91/SECONDS", "u.s2-" + m + " q:s", "req_num=82/SECONDS",
         "u.s3-" + m + " q:s", "req_num=83/SECONDS", "u.s9-" + m + " q:s", "write_num=99/SECONDS");
     await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> assertThat(raw(m)).isEqualTo(expected));
-    double writes = op.metric("hbaseqos_quota_writes_total");
-    Thread.sleep(8_000);
-    assertThat(raw(m)).isEqualTo(expected);
-    assertThat(op.metric("hbaseqos_quota_writes_total")).as("settled: no rewrites").isEqualTo(writes);
+    double writes = assertSettled(op, m, expected);
     System.out.printf("fault: RegionServer with hbase:quota killed and restarted: %d writes in all%n", (long) writes);
   }
 

@@ -110,12 +110,7 @@ public final class ApiServerReplica implements AutoCloseable {
 
   /** SIGKILL: clients see refused connections and broken watches. */
   public void kill() {
-    process.destroyForcibly();
-    try {
-      process.waitFor();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    Processes.kill(process);
   }
 
   /** Starts it again on the same port, with the same flags. */

@@ -136,12 +136,7 @@ public final class OperatorProcess implements AutoCloseable {
 
   /** Kills the process at once (SIGKILL), as a node failure would. */
   public void kill() {
-    process.destroyForcibly();
-    try {
-      process.waitFor();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    Processes.kill(process);
   }
 
   @Override

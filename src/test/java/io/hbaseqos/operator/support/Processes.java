@@ -34,6 +34,33 @@ public final class Processes {
     }
   }
 
+  /** SIGKILL, and waits until the process is gone: a crash, as a node failure or the OOM killer would end it. */
+  public static void kill(Process process) {
+    if (process == null) {
+      return;
+    }
+    process.destroyForcibly();
+    try {
+      process.waitFor();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** SIGSTOP (paused) or SIGCONT: a paused process keeps its sockets open and answers nothing. */
+  public static void pause(Process process, boolean paused) {
+    try {
+      int rc = new ProcessBuilder("kill", paused ? "-STOP" : "-CONT", String.valueOf(process.pid())).start().waitFor();
+      if (rc != 0) {
+        throw new IllegalStateException("kill " + (paused ? "-STOP" : "-CONT") + " exited with " + rc);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   /** Asks the process to stop, and kills it if it has not within the grace period. */
   static void stop(Process process, Duration grace) {
     if (process == null || !process.isAlive()) {

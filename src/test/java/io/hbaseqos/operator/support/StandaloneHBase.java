@@ -174,16 +174,7 @@ public final class StandaloneHBase implements AutoCloseable {
 
   /** SIGSTOP / SIGCONT of the whole HBase process: calls hang instead of failing. */
   public synchronized void pause(boolean paused) {
-    try {
-      int rc = new ProcessBuilder("kill", paused ? "-STOP" : "-CONT", String.valueOf(process.pid())).start().waitFor();
-      if (rc != 0) {
-        throw new IllegalStateException("kill exited with " + rc);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    Processes.pause(process, paused);
   }
 
   /**
@@ -192,14 +183,7 @@ public final class StandaloneHBase implements AutoCloseable {
    * same ports and data.
    */
   public synchronized void kill() {
-    if (process != null) {
-      process.destroyForcibly();
-      try {
-        process.waitFor();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    Processes.kill(process);
     try {
       if (connection != null) {
         connection.close();
@@ -331,25 +315,12 @@ public final class StandaloneHBase implements AutoCloseable {
 
     /** SIGSTOP / SIGCONT: its ports accept connections and answer nothing. */
     public void pause(boolean paused) {
-      try {
-        new ProcessBuilder("kill", paused ? "-STOP" : "-CONT", String.valueOf(rs.pid())).start().waitFor();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
+      Processes.pause(rs, paused);
     }
 
     /** SIGKILL: the master finds out when its ZooKeeper session expires, then reassigns its regions. */
     public void kill() {
-      if (rs != null) {
-        rs.destroyForcibly();
-        try {
-          rs.waitFor();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }
+      Processes.kill(rs);
     }
 
     @Override
