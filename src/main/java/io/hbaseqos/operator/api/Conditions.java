@@ -19,6 +19,8 @@ public final class Conditions {
   public static final String REGIONSERVERS_READY = "RegionServersReady";
   public static final String PAUSED = "ReconciliationPaused";
   public static final String CALIBRATED = "Calibrated";
+  /** True while HBase enforces a TenantQuota's space violation policy. */
+  public static final String SPACE_VIOLATED = "SpaceQuotaViolated";
   public static final String UNMANAGED_REMOVAL = "UnmanagedRemoval";
   public static final String QUOTA_TABLE_HEALTHY = "QuotaTableHealthy";
 

@@ -4,6 +4,7 @@ import io.hbaseqos.operator.quota.Durations;
 import io.hbaseqos.operator.quota.InvalidSpecException;
 import io.hbaseqos.operator.quota.Limit;
 import io.hbaseqos.operator.quota.LimitSyntax;
+import io.hbaseqos.operator.quota.SpaceLimit;
 import io.hbaseqos.operator.quota.Subject;
 import io.hbaseqos.operator.quota.SubjectQuota;
 import io.hbaseqos.operator.quota.ThrottleKind;
@@ -89,14 +90,35 @@ public final class DesiredQuotas {
       errors.add(new InvalidSpecException("spec.bypassGlobals", "applies to a user subject only"));
     }
     errors.addAll(calibrationErrors(spec, subject));
-    if (throttles.isEmpty() && !bypass && spec.getCalibration() == null && errors.isEmpty()) {
+    SpaceLimit space = null;
+    if (spec.getSpace() != null) {
+      SpaceSpec sp = spec.getSpace();
+      if (subject != null && subject.kind() != Subject.Kind.TABLE && subject.kind() != Subject.Kind.NAMESPACE) {
+        errors.add(new InvalidSpecException("spec.space",
+            "applies to a table or a namespace: HBase has no space quota for a user"));
+      }
+      if (sp.getPolicy() == null) {
+        errors.add(new InvalidSpecException("spec.space.policy",
+            "is required: NO_INSERTS, NO_WRITES, NO_WRITES_COMPACTIONS or DISABLE"));
+      }
+      try {
+        long bytes = SpaceLimit.parseSize(sp.getLimit(), "spec.space.limit");
+        if (sp.getPolicy() != null) {
+          space = new SpaceLimit(bytes, sp.getPolicy());
+        }
+      } catch (InvalidSpecException e) {
+        errors.add(e);
+      }
+    }
+    if (throttles.isEmpty() && !bypass && spec.getCalibration() == null && spec.getSpace() == null
+        && errors.isEmpty()) {
       errors.add(new InvalidSpecException("spec.throttles",
-          "declare at least one throttle (or bypassGlobals: true, or a calibration)"));
+          "declare at least one throttle (or bypassGlobals: true, a calibration, or a space quota)"));
     }
     if (!errors.isEmpty()) {
       throw new Invalid(errors);
     }
-    return new SubjectQuota(subject, throttles, bypass);
+    return new SubjectQuota(subject, throttles, bypass, bypass, space);
   }
 
   private static Limit limitOf(ThrottleSpec t, Limit.Scope scope, String field) throws InvalidSpecException {

@@ -10,8 +10,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = "(has(self.throttles) && size(self.throttles) > 0) || (has(self.bypassGlobals) && self.bypassGlobals) || has(self.calibration)",
-    message = "declare at least one throttle (or bypassGlobals: true, or a calibration)")
+@ValidationRule(value = "(has(self.throttles) && size(self.throttles) > 0) || (has(self.bypassGlobals) && self.bypassGlobals) || has(self.calibration) || has(self.space)",
+    message = "declare at least one throttle (or bypassGlobals: true, a calibration, or a space quota)")
+@ValidationRule(value = "!has(self.space) || !has(self.subject.user)",
+    message = "space quotas apply to a table or a namespace: HBase has no space quota for a user")
 @ValidationRule(value = "!has(self.bypassGlobals) || !self.bypassGlobals || (has(self.subject.user) && !has(self.subject.table) && !has(self.subject.namespace))",
     message = "bypassGlobals applies to a user subject only (HBase stores it on the user, not on a user+table or user+namespace pair)")
 @ValidationRule(value = "!has(self.calibration) || self.calibration.source != 'HBase' "
@@ -54,6 +56,18 @@ public class TenantQuotaSpec {
       + "A throttle of that type in throttles is the starting limit; the calibrated limit is reported in "
       + "status.calibration (the operator never writes spec).")
   private CalibrationSpec calibration;
+
+  @JsonPropertyDescription("Table and namespace subjects: a space quota (size limit and violation policy). A table's "
+      + "own space quota takes precedence over its namespace's.")
+  private SpaceSpec space;
+
+  public SpaceSpec getSpace() {
+    return space;
+  }
+
+  public void setSpace(SpaceSpec space) {
+    this.space = space;
+  }
 
   public CalibrationSpec getCalibration() {
     return calibration;

@@ -19,6 +19,16 @@ public class TenantQuotaStatus extends ConditionedStatus {
   private Long driftCorrections;
   private String lastDriftTime;
   private CalibrationStatus calibration;
+  /** The space quota's usage as HBase last reported it (table and namespace subjects with spec.space). */
+  private SpaceStatus space;
+
+  public SpaceStatus getSpace() {
+    return space;
+  }
+
+  public void setSpace(SpaceStatus space) {
+    this.space = space;
+  }
 
   public CalibrationStatus getCalibration() {
     return calibration;

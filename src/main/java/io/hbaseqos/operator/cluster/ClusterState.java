@@ -11,6 +11,7 @@ import io.hbaseqos.operator.hbase.ServerSetting;
 import io.hbaseqos.operator.metrics.OperatorMetrics;
 import io.hbaseqos.operator.quota.QuotaDiff;
 import io.hbaseqos.operator.quota.QuotaOp;
+import io.hbaseqos.operator.quota.SpaceUsage;
 import io.hbaseqos.operator.quota.Subject;
 import io.hbaseqos.operator.quota.SubjectQuota;
 import java.io.IOException;
@@ -74,6 +75,7 @@ public class ClusterState {
   private volatile boolean loaded;
   private volatile ClusterInfo info;
   private volatile Map<String, ServerSetting> refreshPeriods = Map.of();
+  private volatile Map<Subject, SpaceUsage> spaceUsage = Map.of();
 
   private int failures;
   private volatile Instant nextAttempt = Instant.EPOCH;
@@ -197,6 +199,16 @@ public class ClusterState {
       unsure.remove(s);
     }
     loaded = true;
+  }
+
+  /** One bulk read of every space quota's usage from HBase's master (see {@link #spaceUsage(Subject)}). */
+  public void refreshSpaceUsage() throws IOException {
+    spaceUsage = call("spaceUsage", QuotaBackend::spaceUsage);
+  }
+
+  /** The subject's space usage as of the last bulk read (null: HBase reported none). */
+  public SpaceUsage spaceUsage(Subject subject) {
+    return spaceUsage.get(subject);
   }
 
   public ClusterInfo describe() throws IOException {

@@ -1,6 +1,7 @@
 package io.hbaseqos.operator.hbase;
 
 import io.hbaseqos.operator.quota.QuotaOp;
+import io.hbaseqos.operator.quota.SpaceUsage;
 import io.hbaseqos.operator.quota.Subject;
 import io.hbaseqos.operator.quota.SubjectQuota;
 import java.io.IOException;
@@ -26,6 +27,13 @@ public interface QuotaBackend extends AutoCloseable {
 
   /** One write: a {@code setQuota} call, or the conditional delete of an empty user cell. */
   void apply(QuotaOp op) throws IOException;
+
+  /**
+   * Every space quota's usage as HBase's master last computed it (tables and namespaces), in one
+   * call. Empty when no space quota exists or the master computes none ({@code hbase.quota.enabled}
+   * false).
+   */
+  Map<Subject, SpaceUsage> spaceUsage() throws IOException;
 
   ClusterInfo describe() throws IOException;
 

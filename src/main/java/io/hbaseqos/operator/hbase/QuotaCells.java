@@ -1,6 +1,7 @@
 package io.hbaseqos.operator.hbase;
 
 import io.hbaseqos.operator.quota.Limit;
+import io.hbaseqos.operator.quota.SpaceLimit;
 import io.hbaseqos.operator.quota.Subject;
 import io.hbaseqos.operator.quota.SubjectQuota;
 import io.hbaseqos.operator.quota.ThrottleKind;
@@ -20,7 +21,8 @@ import org.apache.hadoop.hbase.util.Bytes;
 /**
  * Rows of {@code hbase:quota} (family {@code q}) into subjects and their settings, row by row:
  * HBase's own parsing of row keys and qualifiers ({@code QuotaTableUtil.parse*Result}), then the
- * settings protobuf read directly, so that a stored {@code bypass_globals=false} is seen.
+ * settings protobuf read directly, so that a stored {@code bypass_globals=false} is seen. Space
+ * limits live in the same cell as a table's or namespace's throttles.
  * RegionServer-wide rows and the exceed-throttle switch are not tenant subjects and are skipped.
  */
 final class QuotaCells {
@@ -67,7 +69,7 @@ final class QuotaCells {
     }
   }
 
-  /** Settings of one cell; space quotas are not managed here and read as nothing. */
+  /** Settings of one cell: throttles, the bypass and the space limit. */
   static SubjectQuota of(Subject s, QuotaProtos.Quotas q) {
     Map<ThrottleKind, Limit> throttles = new EnumMap<>(ThrottleKind.class);
     if (q.hasThrottle()) {
@@ -81,8 +83,14 @@ final class QuotaCells {
         }
       }
     }
+    SpaceLimit space = null;
+    if (q.hasSpace() && q.getSpace().hasSoftLimit() && !q.getSpace().getRemove() && q.getSpace().getSoftLimit() > 0
+        && q.getSpace().hasViolationPolicy()) {
+      space = new SpaceLimit(Math.min(SpaceLimit.MAX_BYTES, q.getSpace().getSoftLimit()),
+          SpaceLimit.Policy.valueOf(q.getSpace().getViolationPolicy().name()));
+    }
     return new SubjectQuota(s, throttles, q.hasBypassGlobals() && q.getBypassGlobals(),
-        s.kind() == Subject.Kind.USER && q.hasBypassGlobals());
+        s.kind() == Subject.Kind.USER && q.hasBypassGlobals(), space);
   }
 
   /** The settings stored in a cell's bytes ({@code PBUF} + protobuf). */

@@ -169,6 +169,51 @@ public class OperatorMetrics {
   public void forgetTenant(String namespace, String name) {
     tenantLimits(namespace, name, Map.of());
     forgetCalibration(namespace, name);
+    forgetSpace(namespace, name);
+  }
+
+  /** Per tenant with a space quota: used bytes (NaN until HBase reports), limit bytes, in violation. */
+  private final Map<String, double[]> spaces = new HashMap<>();
+
+  /**
+   * {@code hbaseqos_tenant_space_used_bytes}, {@code hbaseqos_tenant_space_limit_bytes} and
+   * {@code hbaseqos_tenant_space_in_violation} (1 while HBase enforces the policy), labelled
+   * {@code namespace, tenantquota}. Used is NaN until HBase has reported the subject's usage.
+   */
+  public void space(String namespace, String name, double usedBytes, double limitBytes, boolean inViolation) {
+    String tenant = namespace + "/" + name;
+    synchronized (spaces) {
+      double[] v = spaces.computeIfAbsent(tenant, t -> {
+        double[] values = new double[3];
+        spaceGauges(namespace, name, values);
+        return values;
+      });
+      v[0] = usedBytes;
+      v[1] = limitBytes;
+      v[2] = inViolation ? 1 : 0;
+    }
+  }
+
+  public void forgetSpace(String namespace, String name) {
+    synchronized (spaces) {
+      double[] v = spaces.remove(namespace + "/" + name);
+      if (v != null) {
+        spaceGauges(namespace, name, v).forEach(registry::remove);
+      }
+    }
+  }
+
+  private List<Gauge> spaceGauges(String namespace, String name, double[] v) {
+    return List.of(
+        Gauge.builder("hbaseqos.tenant.space.used.bytes", v, a -> a[0])
+            .description("Bytes a TenantQuota's table or namespace uses, as HBase's master last reported")
+            .tags("namespace", namespace, "tenantquota", name).register(registry),
+        Gauge.builder("hbaseqos.tenant.space.limit.bytes", v, a -> a[1])
+            .description("The space limit a TenantQuota holds in HBase, in bytes")
+            .tags("namespace", namespace, "tenantquota", name).register(registry),
+        Gauge.builder("hbaseqos.tenant.space.in.violation", v, a -> a[2])
+            .description("1 while HBase enforces the space quota's violation policy")
+            .tags("namespace", namespace, "tenantquota", name).register(registry));
   }
 
   /** Per calibrated tenant: target, observed, error and state values behind its gauges. */

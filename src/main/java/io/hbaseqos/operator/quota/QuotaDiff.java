@@ -27,6 +27,9 @@ public final class QuotaDiff {
         ops.add(new QuotaOp.SetThrottle(s, e.getKey(), e.getValue()));
       }
     }
+    if (desired.space() != null && !desired.space().equals(actual.space())) {
+      ops.add(new QuotaOp.SetSpace(s, desired.space()));
+    }
     if (desired.bypassGlobals() && !actual.bypassGlobals()) {
       ops.add(new QuotaOp.SetBypassGlobals(s, true));
     }
@@ -34,6 +37,9 @@ public final class QuotaDiff {
       if (!desired.throttles().containsKey(k)) {
         ops.add(new QuotaOp.RemoveThrottle(s, k));
       }
+    }
+    if (desired.space() == null && actual.space() != null) {
+      ops.add(new QuotaOp.RemoveSpace(s));
     }
     if (!desired.bypassGlobals() && actual.bypassGlobals()) {
       ops.add(new QuotaOp.SetBypassGlobals(s, false));
@@ -43,7 +49,8 @@ public final class QuotaDiff {
 
   /** Whether HBase holds exactly the desired settings (storage details aside). */
   public static boolean matches(SubjectQuota desired, SubjectQuota actual) {
-    return desired.throttles().equals(actual.throttles()) && desired.bypassGlobals() == actual.bypassGlobals();
+    return desired.throttles().equals(actual.throttles()) && desired.bypassGlobals() == actual.bypassGlobals()
+        && java.util.Objects.equals(desired.space(), actual.space());
   }
 
   /** The state HBase holds for the subject after the write (for a write-through cache). */
@@ -56,6 +63,13 @@ public final class QuotaDiff {
     }
     if (op instanceof QuotaOp.SetBypassGlobals b) {
       return state.withBypass(b.bypass());
+    }
+    if (op instanceof QuotaOp.SetSpace set) {
+      return state.withSpace(set.limit());
+    }
+    if (op instanceof QuotaOp.RemoveSpace) {
+      SubjectQuota left = state.withSpace(null);
+      return left.isEmpty() ? SubjectQuota.empty(state.subject()) : left;
     }
     return state.hasSettings() ? state : SubjectQuota.empty(state.subject()); // DropEmptySettings
   }

@@ -1,8 +1,8 @@
 package io.hbaseqos.operator.quota;
 
 /**
- * One write to HBase. The first three are one {@code Admin.setQuota} call each; the last is a
- * conditional delete of a cell HBase's own API can never remove.
+ * One write to HBase. All but {@link DropEmptySettings} are one {@code Admin.setQuota} call each;
+ * that one is a conditional delete of a cell HBase's own API can never remove.
  */
 public sealed interface QuotaOp {
 
@@ -13,6 +13,12 @@ public sealed interface QuotaOp {
 
   /** Removes one throttle type ({@code unthrottle*ByThrottleType}). */
   record RemoveThrottle(Subject subject, ThrottleKind kind) implements QuotaOp {}
+
+  /** Sets (adds or changes) the space limit of a table or namespace. */
+  record SetSpace(Subject subject, SpaceLimit limit) implements QuotaOp {}
+
+  /** Removes the space limit of a table or namespace. */
+  record RemoveSpace(Subject subject) implements QuotaOp {}
 
   /** Sets or clears the user's bypass of table, namespace and RegionServer throttles. */
   record SetBypassGlobals(Subject subject, boolean bypass) implements QuotaOp {}

@@ -6,16 +6,18 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * The throttle settings of one subject: desired (from a TenantQuota) or actual (read from
- * {@code hbase:quota}). Immutable.
+ * The settings of one subject: desired (from a TenantQuota) or actual (read from
+ * {@code hbase:quota}): throttles, the user's bypass, and a space limit (tables and namespaces
+ * only). Immutable.
  *
  * @param bypassStored for a user's own settings read from HBase: HBase stores {@code bypass_globals}
  *     in the cell, even as false. Such a cell is never deleted by removing throttles (HBase deletes
  *     a settings cell only when nothing, not even a false bypass, is left in it), so it can stay
  *     behind holding nothing: an <em>empty cell</em>. Always false for desired settings.
+ * @param space the space limit, or null (HBase stores it in the same cell as the throttles)
  */
 public record SubjectQuota(Subject subject, Map<ThrottleKind, Limit> throttles, boolean bypassGlobals,
-    boolean bypassStored) {
+    boolean bypassStored, SpaceLimit space) {
 
   public SubjectQuota {
     EnumMap<ThrottleKind, Limit> copy = new EnumMap<>(ThrottleKind.class);
@@ -24,12 +26,17 @@ public record SubjectQuota(Subject subject, Map<ThrottleKind, Limit> throttles, 
     bypassStored = bypassStored || bypassGlobals;
   }
 
+  public SubjectQuota(Subject subject, Map<ThrottleKind, Limit> throttles, boolean bypassGlobals,
+      boolean bypassStored) {
+    this(subject, throttles, bypassGlobals, bypassStored, null);
+  }
+
   public SubjectQuota(Subject subject, Map<ThrottleKind, Limit> throttles, boolean bypassGlobals) {
-    this(subject, throttles, bypassGlobals, bypassGlobals);
+    this(subject, throttles, bypassGlobals, bypassGlobals, null);
   }
 
   public static SubjectQuota empty(Subject subject) {
-    return new SubjectQuota(subject, Map.of(), false, false);
+    return new SubjectQuota(subject, Map.of(), false, false, null);
   }
 
   /** An empty cell: HBase stores {@code bypass_globals=false} and nothing else for this user. */
@@ -39,12 +46,12 @@ public record SubjectQuota(Subject subject, Map<ThrottleKind, Limit> throttles, 
 
   /** Nothing stored in HBase for this subject (no cell at all). */
   public boolean isEmpty() {
-    return throttles.isEmpty() && !bypassStored;
+    return throttles.isEmpty() && !bypassStored && space == null;
   }
 
-  /** Holds a setting that changes how HBase treats requests: a throttle or a bypass. */
+  /** Holds a setting that changes how HBase treats requests: a throttle, a bypass or a space limit. */
   public boolean hasSettings() {
-    return !throttles.isEmpty() || bypassGlobals;
+    return !throttles.isEmpty() || bypassGlobals || space != null;
   }
 
   /** A cell that exists but holds no setting (see {@link #bypassStored}). */
@@ -54,7 +61,7 @@ public record SubjectQuota(Subject subject, Map<ThrottleKind, Limit> throttles, 
 
   /** The same settings without the storage detail (what a TenantQuota would declare). */
   public SubjectQuota settingsOnly() {
-    return bypassStored == bypassGlobals ? this : new SubjectQuota(subject, throttles, bypassGlobals, false);
+    return bypassStored == bypassGlobals ? this : new SubjectQuota(subject, throttles, bypassGlobals, false, space);
   }
 
   public SubjectQuota with(ThrottleKind kind, Limit limit) {
@@ -65,15 +72,20 @@ public record SubjectQuota(Subject subject, Map<ThrottleKind, Limit> throttles, 
     } else {
       m.put(kind, limit);
     }
-    return new SubjectQuota(subject, m, bypassGlobals, bypassStored);
+    return new SubjectQuota(subject, m, bypassGlobals, bypassStored, space);
   }
 
   /** Setting the bypass, even to false, stores it in the cell (HBase never clears the field again). */
   public SubjectQuota withBypass(boolean bypass) {
-    return new SubjectQuota(subject, throttles, bypass, true);
+    return new SubjectQuota(subject, throttles, bypass, true, space);
   }
 
-  /** Shell-like rendering, e.g. {@code REQUEST_NUMBER=2500req/sec,READ_SIZE=10M/sec}. */
+  /** The same settings with this space limit (null: none). */
+  public SubjectQuota withSpace(SpaceLimit limit) {
+    return new SubjectQuota(subject, throttles, bypassGlobals, bypassStored, limit);
+  }
+
+  /** Shell-like rendering, e.g. {@code REQUEST_NUMBER=2500req/sec,READ_SIZE=10M/sec,SPACE=10G NO_INSERTS}. */
   public String describe() {
     String s = throttles.entrySet().stream()
         .map(e -> e.getKey() + "=" + LimitSyntax.format(e.getKey(), e.getValue())
@@ -81,6 +93,9 @@ public record SubjectQuota(Subject subject, Map<ThrottleKind, Limit> throttles, 
         .collect(Collectors.joining(","));
     if (bypassGlobals) {
       s = s.isEmpty() ? "bypassGlobals" : s + ",bypassGlobals";
+    }
+    if (space != null) {
+      s = (s.isEmpty() ? "" : s + ",") + "SPACE=" + space.describe();
     }
     return s.isEmpty() ? "none" : s;
   }

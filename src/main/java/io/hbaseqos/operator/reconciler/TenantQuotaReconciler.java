@@ -218,6 +218,7 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
     p.st.setThrottles(new ArrayList<>());
     p.st.setSummary(null);
     p.st.setBypassGlobals(null);
+    p.st.setSpace(null);
     return false;
   }
 
@@ -247,7 +248,11 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
   private void apply(Pass p, ClusterState cluster, SubjectQuota desired) throws IOException {
     boolean settled = Objects.equals(p.old.getObservedGeneration(), p.gen) && Conditions.isTrue(p.old, Conditions.READY)
         && render(desired).equals(p.old.getThrottles())
-        && Objects.equals(p.old.getBypassGlobals(), desired.bypassGlobals() ? Boolean.TRUE : null);
+        && Objects.equals(p.old.getBypassGlobals(), desired.bypassGlobals() ? Boolean.TRUE : null)
+        && Objects.equals(p.old.getSpace() == null ? null : p.old.getSpace().getLimitBytes(),
+            desired.space() == null ? null : desired.space().bytes())
+        && Objects.equals(p.old.getSpace() == null ? null : p.old.getSpace().getPolicy(),
+            desired.space() == null ? null : desired.space().policy().name());
     QuotaSync.Outcome out = sync.sync(cluster, desired, settled);
     String clusterKey = Ownership.clusterKeyOf(p.tq);
     switch (out.result()) {
@@ -279,6 +284,8 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
     metrics.tenantLimits(p.tq.getMetadata().getNamespace(), p.tq.getMetadata().getName(), inHBase.throttles());
     p.st.setBypassGlobals(inHBase.bypassGlobals() ? Boolean.TRUE : null);
     p.st.setSummary(inHBase.describe());
+    SpaceStatuses.report(p.tq, p.old, p.st, desired.subject(), inHBase.space(), cluster.spaceUsage(desired.subject()),
+        p.gen, p.now, events, metrics);
     p.ready(true, "Synced", "throttles applied to HBase cluster " + p.tq.getSpec().getClusterRef().getName());
   }
 
@@ -374,6 +381,12 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
       }
       if (op instanceof QuotaOp.SetBypassGlobals b) {
         return "bypassGlobals=" + b.bypass();
+      }
+      if (op instanceof QuotaOp.SetSpace sp) {
+        return "set SPACE=" + sp.limit().describe();
+      }
+      if (op instanceof QuotaOp.RemoveSpace) {
+        return "removed SPACE";
       }
       return "dropped the empty settings cell of user " + op.subject().user();
     }).collect(Collectors.joining(", ", "", " for " + ops.get(0).subject()));

@@ -4,6 +4,7 @@ import io.hbaseqos.operator.api.Conditions;
 import io.hbaseqos.operator.api.DesiredQuotas;
 import io.hbaseqos.operator.api.HBaseCluster;
 import io.hbaseqos.operator.api.QuotaSettingsSpec;
+import io.hbaseqos.operator.api.SpaceStatus;
 import io.hbaseqos.operator.api.TenantQuota;
 import io.hbaseqos.operator.cluster.ClusterConnections;
 import io.hbaseqos.operator.cluster.ClusterState;
@@ -37,7 +38,9 @@ import org.jboss.logging.Logger;
  * compares it with that cluster's TenantQuotas in the informer cache and asks for a reconcile only
  * of those that differ, removes rows that would hide others from HBase's own scanner, and, under
  * {@code unmanagedPolicy: Remove}, removes what no TenantQuota claims once nothing can make that
- * decision wrong. An idle resync costs one scan and writes nothing.
+ * decision wrong. It also reads every space quota's usage from the master in one call, and
+ * reconciles the tenants whose usage reads differently. An idle resync costs one scan and one
+ * usage read, and writes nothing.
  */
 public final class Resync implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(Resync.class);
@@ -174,8 +177,15 @@ public final class Resync implements AutoCloseable {
       LOG.warnf(e, "resync of %s failed", key);
       return;
     }
+    String usageProblem = null;
+    try {
+      state.refreshSpaceUsage();
+    } catch (IOException | RuntimeException e) {
+      usageProblem = "could not read space quota usage from the HBase master: " + Errors.rootMessage(e);
+      LOG.debugf("%s: %s", key, usageProblem);
+    }
     Map<Subject, SubjectQuota> snapshot = state.snapshot();
-    askTenants(key, snapshot, wasAvailable);
+    askTenants(key, state, snapshot, wasAvailable);
     String problem = repairEmptyRows(key, state, snapshot);
     String held = null;
     if (policy.unmanaged() == QuotaSettingsSpec.UnmanagedPolicy.Remove) {
@@ -198,12 +208,16 @@ public final class Resync implements AutoCloseable {
         unmanaged++;
       }
     }
-    reports.put(key, new Report(managed, unmanaged, held, problem));
+    reports.put(key, new Report(managed, unmanaged, held, problem != null ? problem : usageProblem));
     notifyCluster(key);
   }
 
-  /** Reconciles the tenants that differ from HBase, are not settled, or follow an outage. */
-  private void askTenants(String key, Map<Subject, SubjectQuota> snapshot, boolean wasAvailable) {
+  /**
+   * Reconciles the tenants that differ from HBase, are not settled, follow an outage, or whose
+   * space usage reads differently now (violation state, limit or whole percentage).
+   */
+  private void askTenants(String key, ClusterState state, Map<Subject, SubjectQuota> snapshot, boolean wasAvailable) {
+    java.time.Instant now = java.time.Instant.now();
     for (TenantQuota tq : ownership.tenantsOf(key)) {
       if (tq.getMetadata().getDeletionTimestamp() != null) {
         continue; // its cleanup is under way
@@ -212,13 +226,19 @@ public final class Resync implements AutoCloseable {
       boolean settled = st != null && Objects.equals(st.getObservedGeneration(), tq.getMetadata().getGeneration())
           && Conditions.isTrue(st, Conditions.READY);
       boolean differs;
+      boolean usageMoved = false;
       try {
         SubjectQuota desired = DesiredQuotas.from(tq.getSpec());
-        differs = !QuotaDiff.matches(desired, snapshot.getOrDefault(desired.subject(), SubjectQuota.empty(desired.subject())));
+        SubjectQuota actual = snapshot.getOrDefault(desired.subject(), SubjectQuota.empty(desired.subject()));
+        differs = !QuotaDiff.matches(desired, actual);
+        if (actual.space() != null && st != null) {
+          usageMoved = !SpaceStatus.of(actual.space(), state.spaceUsage(desired.subject()),
+              desired.subject().kind() == Subject.Kind.TABLE, null, now).sameReading(st.getSpace());
+        }
       } catch (DesiredQuotas.Invalid e) {
         differs = false; // holds what HBase has until its spec is fixed
       }
-      if (!wasAvailable || !settled || (differs && ownership.owns(tq))) {
+      if (!wasAvailable || !settled || (differs && ownership.owns(tq)) || (usageMoved && ownership.owns(tq))) {
         notifyTenant(tq);
       }
     }

@@ -152,4 +152,28 @@ class DesiredQuotasTest {
     s.setCalibration(c);
     assertThat(DesiredQuotas.from(s).throttles()).isEmpty();
   }
+
+  @Test
+  void aSpaceQuotaOnATableOrNamespaceIsPartOfTheDesiredSettings() throws Exception {
+    TenantQuotaSpec onTable = spec(new QuotaSubject(null, null, "ns:t"));
+    onTable.setSpace(new SpaceSpec("10G", io.hbaseqos.operator.quota.SpaceLimit.Policy.NO_INSERTS));
+    SubjectQuota q = DesiredQuotas.from(onTable);
+    assertThat(q.space()).isEqualTo(new io.hbaseqos.operator.quota.SpaceLimit(10L << 30,
+        io.hbaseqos.operator.quota.SpaceLimit.Policy.NO_INSERTS));
+    assertThat(q.throttles()).isEmpty();
+    TenantQuotaSpec onNamespace = spec(new QuotaSubject(null, "ns", null),
+        ThrottleSpec.shell(ThrottleKind.REQUEST_NUMBER, "5req/sec"));
+    onNamespace.setSpace(new SpaceSpec("1M", io.hbaseqos.operator.quota.SpaceLimit.Policy.DISABLE));
+    assertThat(DesiredQuotas.from(onNamespace).describe()).isEqualTo("REQUEST_NUMBER=5req/sec,SPACE=1M DISABLE");
+  }
+
+  @Test
+  void aSpaceQuotaOnAUserOrWithoutAPolicyOrWithABadSizeIsRefusedWithEveryReason() {
+    TenantQuotaSpec onUser = spec(new QuotaSubject("alice", null, null));
+    onUser.setSpace(new SpaceSpec("10Gi", null));
+    assertThatThrownBy(() -> DesiredQuotas.from(onUser)).isInstanceOf(DesiredQuotas.Invalid.class)
+        .hasMessageContaining("spec.space: applies to a table or a namespace")
+        .hasMessageContaining("spec.space.policy: is required")
+        .hasMessageContaining("spec.space.limit: '10Gi' has an unknown unit");
+  }
 }

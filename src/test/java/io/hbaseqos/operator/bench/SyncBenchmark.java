@@ -37,15 +37,37 @@ import org.apache.hadoop.hbase.quotas.ThrottleSettings;
  *   <li>scale: with 1,000 and 10,000 TenantQuotas, time to first full sync, HBase calls and status
  *       writes during idle resyncs, and the operator's heap.
  * </ul>
- * Run: {@code bin/benchmark sync [--changes 200] [--tenants 1000,10000] [--resync 10]}
+ * With {@code --space true} every other TenantQuota is a table with a space quota instead of a
+ * user with a throttle, so the idle resync also reads every space quota's usage.
+ * Run: {@code bin/benchmark sync [--changes 200] [--tenants 1000,10000] [--resync 10] [--space false]}
  */
 public final class SyncBenchmark {
   private SyncBenchmark() {}
+
+  static boolean space;
+
+  /** Tenant i: a user with a throttle, or with --space every other one a table with a space quota. */
+  static TenantQuota benchTenant(String ns, int n, int i) {
+    if (space && i % 2 == 1) {
+      TenantQuota tq = tenant(ns, "t" + i, "hb", io.hbaseqos.operator.support.Resources.table("default:bench" + n + "_" + i));
+      tq.getSpec().setSpace(new io.hbaseqos.operator.api.SpaceSpec("1G",
+          io.hbaseqos.operator.quota.SpaceLimit.Policy.NO_INSERTS));
+      return tq;
+    }
+    return tenant(ns, "t" + i, "hb", user("b" + n + "-" + i), t(ThrottleKind.REQUEST_NUMBER, "100req/sec"));
+  }
+
+  /** How many of the benchmark's subjects HBase holds. */
+  static int inHBase(Admin admin, int n) throws java.io.IOException {
+    int users = admin.getQuota(new QuotaFilter().setUserFilter("b" + n + "-.*")).size();
+    return space ? users + admin.getQuota(new QuotaFilter().setTableFilter("bench" + n + "_.*")).size() : users;
+  }
 
   public static void main(String[] args) throws Exception {
     Map<String, String> opts = options(args);
     int changes = Integer.parseInt(opts.getOrDefault("changes", "200"));
     int resync = Integer.parseInt(opts.getOrDefault("resync", "10"));
+    space = Boolean.parseBoolean(opts.getOrDefault("space", "false"));
     List<Integer> sizes = Arrays.stream(opts.getOrDefault("tenants", "1000,10000").split(","))
         .filter(s -> !s.isBlank()).map(Integer::parseInt).toList();
     KubernetesClient k8s = KubeApi.client();
@@ -115,8 +137,7 @@ public final class SyncBenchmark {
       List<Future<?>> fs = new ArrayList<>();
       for (int i = 0; i < n; i++) {
         int id = i;
-        fs.add(pool.submit(() -> k8s.resource(tenant(ns, "t" + id, "hb", user("b" + n + "-" + id),
-            t(ThrottleKind.REQUEST_NUMBER, "100req/sec"))).create()));
+        fs.add(pool.submit(() -> k8s.resource(benchTenant(ns, n, id)).create()));
       }
       for (Future<?> f : fs) {
         f.get();
@@ -143,7 +164,7 @@ public final class SyncBenchmark {
             continue;
           }
           try (Admin admin = hbase.admin()) {
-            inHBase = admin.getQuota(new QuotaFilter().setUserFilter("b" + n + "-.*")).size();
+            inHBase = inHBase(admin, n);
           }
           if (inHBase < n) {
             continue;
@@ -172,10 +193,10 @@ public final class SyncBenchmark {
         Map<String, Double> after = calls(op);
         Map<String, String> rv2 = versions(k8s, ns);
         long statusWrites = rv2.entrySet().stream().filter(e -> !e.getValue().equals(rv.get(e.getKey()))).count();
-        System.out.printf("scale %d: idle, %d resync periods of %d s: hbase:quota scans %.0f, setQuota %.0f, "
-                + "cluster-info calls %.0f, status writes %d%n", n, periods, resync,
-            delta(before, after, "readAll"), delta(before, after, "setQuota"), delta(before, after, "describe"),
-            statusWrites);
+        System.out.printf("scale %d%s: idle, %d resync periods of %d s: hbase:quota scans %.0f, space usage reads %.0f, "
+                + "setQuota %.0f, cluster-info calls %.0f, status writes %d%n", n, space ? " (half with space quotas)" : "",
+            periods, resync, delta(before, after, "readAll"), delta(before, after, "spaceUsage"),
+            delta(before, after, "setQuota"), delta(before, after, "describe"), statusWrites);
         System.out.printf("scale %d: operator heap after GC %.0f MiB%n", n, heapAfterGc(op) / 1048576.0);
       }
     } finally {

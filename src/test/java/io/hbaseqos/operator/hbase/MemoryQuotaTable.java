@@ -2,6 +2,7 @@ package io.hbaseqos.operator.hbase;
 
 import io.hbaseqos.operator.quota.Limit;
 import io.hbaseqos.operator.quota.QuotaOp;
+import io.hbaseqos.operator.quota.SpaceLimit;
 import io.hbaseqos.operator.quota.Subject;
 import io.hbaseqos.operator.quota.SubjectQuota;
 import io.hbaseqos.operator.quota.ThrottleKind;
@@ -27,6 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       and no bypass field is deleted: a user's own cell by deleting the whole row, the other cells
  *       alone;</li>
  *   <li>a bypass, once set, stays in the cell as a field (false after it is switched off);</li>
+ *   <li>a table's or namespace's space limit is a field of the same cell as its throttles;</li>
  *   <li>HBase's own listing ({@link #hbaseListing()}, what {@code Admin.getQuota} and
  *       {@code list_quotas} show) stops at the first row that yields no setting.</li>
  * </ul>
@@ -36,10 +38,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class MemoryQuotaTable implements QuotaBackend {
 
-  /** One cell: the throttle types it holds and its bypass field (null: not stored). */
-  private record Cell(Map<ThrottleKind, Limit> throttles, Boolean bypass) {
+  /** One cell: the throttle types it holds, its bypass field (null: not stored) and its space limit. */
+  private record Cell(Map<ThrottleKind, Limit> throttles, Boolean bypass, SpaceLimit space) {
     boolean holdsNothing() {
-      return throttles.isEmpty() && !Boolean.TRUE.equals(bypass);
+      return throttles.isEmpty() && !Boolean.TRUE.equals(bypass) && space == null;
     }
   }
 
@@ -98,9 +100,11 @@ public final class MemoryQuotaTable implements QuotaBackend {
     Cell cur = rows.getOrDefault(row, new TreeMap<>()).get(q);
     Map<ThrottleKind, Limit> throttles = new EnumMap<>(ThrottleKind.class);
     Boolean bypass = null;
+    SpaceLimit space = null;
     if (cur != null) {
       throttles.putAll(cur.throttles());
       bypass = cur.bypass();
+      space = cur.space();
     }
     if (op instanceof QuotaOp.SetThrottle set) {
       throttles.put(set.kind(), set.limit());
@@ -108,20 +112,24 @@ public final class MemoryQuotaTable implements QuotaBackend {
       throttles.remove(rm.kind());
     } else if (op instanceof QuotaOp.SetBypassGlobals b) {
       bypass = b.bypass();
+    } else if (op instanceof QuotaOp.SetSpace sp) {
+      space = sp.limit();
+    } else if (op instanceof QuotaOp.RemoveSpace) {
+      space = null;
     } else {
       throw new IllegalArgumentException("not a setQuota: " + op);
     }
-    store(row, q, throttles, bypass);
+    store(row, q, throttles, bypass, space);
   }
 
   /** {@code unthrottleUser(user)}: every throttle type of the user's own settings at once. */
   public synchronized void unthrottleUser(String user) {
     Cell cur = rows.getOrDefault("u." + user, new TreeMap<>()).get("s");
-    store("u." + user, "s", Map.of(), cur == null ? null : cur.bypass());
+    store("u." + user, "s", Map.of(), cur == null ? null : cur.bypass(), null);
   }
 
-  private void store(String row, String q, Map<ThrottleKind, Limit> throttles, Boolean bypass) {
-    if (throttles.isEmpty() && bypass == null) { // merge gave null: delete
+  private void store(String row, String q, Map<ThrottleKind, Limit> throttles, Boolean bypass, SpaceLimit space) {
+    if (throttles.isEmpty() && bypass == null && space == null) { // merge gave null: delete
       if (q.equals("s")) {
         rows.remove(row); // QuotaUtil.delete{User,Table,Namespace}Quota: the whole row
       } else {
@@ -137,7 +145,7 @@ public final class MemoryQuotaTable implements QuotaBackend {
     }
     Map<ThrottleKind, Limit> copy = new EnumMap<>(ThrottleKind.class);
     copy.putAll(throttles);
-    rows.computeIfAbsent(row, k -> new TreeMap<>()).put(q, new Cell(copy, bypass));
+    rows.computeIfAbsent(row, k -> new TreeMap<>()).put(q, new Cell(copy, bypass, space));
   }
 
   // ---- reads -----------------------------------------------------------------------------
@@ -165,7 +173,7 @@ public final class MemoryQuotaTable implements QuotaBackend {
 
   private static SubjectQuota of(Subject s, Cell c) {
     return new SubjectQuota(s, c.throttles(), Boolean.TRUE.equals(c.bypass()),
-        s.kind() == Subject.Kind.USER && c.bypass() != null);
+        s.kind() == Subject.Kind.USER && c.bypass() != null, c.space());
   }
 
   private Map<Subject, SubjectQuota> read(String row) {
@@ -232,6 +240,17 @@ public final class MemoryQuotaTable implements QuotaBackend {
       return;
     }
     setQuota(op);
+  }
+
+  /** Space usage to report, as a test sets it (HBase computes it from store file sizes). */
+  public final Map<Subject, io.hbaseqos.operator.quota.SpaceUsage> usage = new java.util.concurrent.ConcurrentHashMap<>();
+  public final AtomicInteger usageReads = new AtomicInteger();
+
+  @Override
+  public Map<Subject, io.hbaseqos.operator.quota.SpaceUsage> spaceUsage() throws IOException {
+    check();
+    usageReads.incrementAndGet();
+    return Map.copyOf(usage);
   }
 
   @Override

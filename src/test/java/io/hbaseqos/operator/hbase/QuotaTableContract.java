@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.hbaseqos.operator.quota.Limit;
 import io.hbaseqos.operator.quota.QuotaOp;
 import io.hbaseqos.operator.quota.QuotaPlan;
+import io.hbaseqos.operator.quota.SpaceLimit;
 import io.hbaseqos.operator.quota.Subject;
 import io.hbaseqos.operator.quota.SubjectQuota;
 import io.hbaseqos.operator.quota.ThrottleKind;
@@ -227,6 +228,42 @@ public abstract class QuotaTableContract {
       removeAsPlanned(namespace);
       assertThat(table().operator().read(table).isEmpty()).isTrue();
       assertThat(table().operator().read(namespace).isEmpty()).isTrue();
+    } finally {
+      removeAsPlanned(table);
+      removeAsPlanned(namespace);
+    }
+  }
+
+  @Test
+  void aSpaceLimitIsAFieldOfTheSameCellAsATablesThrottlesAndGoesWithoutThem() throws IOException {
+    String t = "default:" + user("space").replace('-', '_');
+    String ns = user("spacens").replace('-', '_');
+    Subject table = Subject.table(t);
+    Subject namespace = Subject.namespace(ns);
+    SpaceLimit tenGiB = new SpaceLimit(10L << 30, SpaceLimit.Policy.NO_INSERTS);
+    SpaceLimit disable = new SpaceLimit(20L << 30, SpaceLimit.Policy.DISABLE);
+    try {
+      table().shell(set(table, ThrottleKind.READ_NUMBER, L10));
+      table().shell(new QuotaOp.SetSpace(table, tenGiB));
+      assertThat(table().operator().read(table)).satisfies(q -> {
+        assertThat(q.throttles()).containsOnlyKeys(ThrottleKind.READ_NUMBER);
+        assertThat(q.space()).isEqualTo(tenGiB);
+      });
+      table().shell(new QuotaOp.SetSpace(table, disable));
+      assertThat(table().operator().read(table).space()).as("a new limit and policy replace the old").isEqualTo(disable);
+      // the operator's plan to keep only the space limit: the throttle goes, the cell stays
+      apply(QuotaPlan.plan(SubjectQuota.empty(table).withSpace(disable), table().operator().read(table), null));
+      assertThat(table().operator().read(table)).satisfies(q -> {
+        assertThat(q.throttles()).isEmpty();
+        assertThat(q.space()).isEqualTo(disable);
+      });
+      table().shell(new QuotaOp.SetSpace(namespace, tenGiB));
+      assertThat(table().operator().readAll()).containsKeys(table, namespace);
+      removeAsPlanned(table);
+      removeAsPlanned(namespace);
+      assertThat(table().operator().read(table).isEmpty()).as("nothing left of the table's cell").isTrue();
+      assertThat(table().operator().read(namespace).isEmpty()).isTrue();
+      assertThat(table().operator().readAll()).doesNotContainKeys(table, namespace);
     } finally {
       removeAsPlanned(table);
       removeAsPlanned(namespace);

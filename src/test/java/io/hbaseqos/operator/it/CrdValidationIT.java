@@ -164,6 +164,37 @@ class CrdValidationIT {
   }
 
   @Test
+  void spaceQuotasOnTablesAndNamespacesAreAccepted() {
+    create(tenant("space-table", "{table: 'ns1:t1'}", "[]", "space: {limit: 10G, policy: NO_INSERTS}"));
+    create(tenant("space-ns", "{namespace: ns1}", "[{type: REQUEST_NUMBER, limit: 5req/sec}]",
+        "space: {limit: '1048576', policy: DISABLE}"));
+    create(tenant("space-max", "{namespace: ns2}", "[]", "space: {limit: 8P, policy: NO_WRITES_COMPACTIONS}"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "space on a user | {user: a} | 'space: {limit: 10G, policy: NO_INSERTS}' | HBase has no space quota for a user",
+      "space on a user+table | {user: a, table: t} | 'space: {limit: 10G, policy: NO_INSERTS}' | HBase has no space quota for a user",
+      "no policy | {table: t} | 'space: {limit: 10G}' | spec.space.policy: Required value",
+      "unknown policy | {table: t} | 'space: {limit: 10G, policy: NO_READS}' | Unsupported value: \"NO_READS\"",
+      "no limit | {table: t} | 'space: {policy: NO_INSERTS}' | spec.space.limit: Required value",
+      "empty limit | {table: t} | 'space: {limit: \"\", policy: NO_INSERTS}' | space limit is empty",
+      "zero | {table: t} | 'space: {limit: 0G, policy: NO_INSERTS}' | space limit must be greater than 0",
+      "negative | {table: t} | 'space: {limit: -1G, policy: NO_INSERTS}' | space limit must start with a whole number",
+      "not a number | {table: t} | 'space: {limit: tenG, policy: NO_INSERTS}' | space limit must start with a whole number",
+      "decimal | {table: t} | 'space: {limit: 1.5G, policy: NO_INSERTS}' | space limit must be <number><unit>",
+      "Kubernetes unit | {table: t} | 'space: {limit: 10Gi, policy: NO_INSERTS}' | space limit has an unknown unit",
+      "overflow in P | {table: t} | 'space: {limit: 9P, policy: NO_INSERTS}' | space limit is too large",
+      "overflow in bytes | {table: t} | 'space: {limit: \"99999999999999999999\", policy: NO_INSERTS}' | space limit is too large",
+      "overflow in K | {table: t} | 'space: {limit: 8796093022209K, policy: NO_INSERTS}' | space limit is too large",
+  })
+  void invalidSpaceQuotasAreRejected(String what, String subject, String space, String message) {
+    String name = "badspace-" + Integer.toHexString(what.hashCode());
+    assertRefused(name, tenant(name, subject, "[]", space), message);
+    assertThatThrownBy(() -> create(tenant(name, subject, "[]", space))).message().doesNotContain("should match");
+  }
+
+  @Test
   void missingClusterRefAndBadPolicyAreRejected() {
     assertThatThrownBy(() -> create("""
         apiVersion: hbaseqos.io/v1alpha1

@@ -195,14 +195,11 @@ class HelmChartIT {
     Kubectl.Result check = Processes.run(List.of(promtool.toString(), "check", "rules",
         dir.resolve("rules.yaml").toString()), Map.of());
     assertThat(check.exit()).as(check.output()).isZero();
-    assertThat(check.output()).contains("SUCCESS: 6 rules found");
+    assertThat(check.output()).contains("SUCCESS: 8 rules found");
 
-    @SuppressWarnings("unchecked")
-    Map<String, Object> alert = ((List<Map<String, Object>>) ((List<Map<String, Object>>) ((Map<String, Object>) rule
-        .getAdditionalProperties().get("spec")).get("groups")).get(0).get("rules")).stream()
-        .filter(r -> "HBaseQosCalibrationNotConverging".equals(r.get("alert"))).findFirst().orElseThrow();
-    @SuppressWarnings("unchecked")
-    Map<String, String> annotations = (Map<String, String>) alert.get("annotations");
+    Map<String, String> annotations = annotations(rule, "HBaseQosCalibrationNotConverging");
+    Map<String, String> near = annotations(rule, "HBaseQosSpaceQuotaNearLimit");
+    Map<String, String> violated = annotations(rule, "HBaseQosSpaceQuotaViolated");
     String summary = annotations.get("summary").replace("{{ $labels.namespace }}", "team-a")
         .replace("{{ $labels.tenantquota }}", "dashboards").replace("{{ $labels.state }}", "Converging");
     Files.writeString(dir.resolve("test.yaml"), String.join("\n",
@@ -221,6 +218,25 @@ class HelmChartIT {
         "        values: '0x40'",
         "      - series: 'hbaseqos_tenant_calibration_state{namespace=\"team-a\",tenantquota=\"ingest\",state=\"Converged\"}'",
         "        values: '1x40'",
+        // space: ingest at 95% of its limit, logs at 50%, full over its limit from minute 2 on
+        "      - series: 'hbaseqos_tenant_space_used_bytes{namespace=\"team-a\",tenantquota=\"ingest\"}'",
+        "        values: '95x40'",
+        "      - series: 'hbaseqos_tenant_space_limit_bytes{namespace=\"team-a\",tenantquota=\"ingest\"}'",
+        "        values: '100x40'",
+        "      - series: 'hbaseqos_tenant_space_in_violation{namespace=\"team-a\",tenantquota=\"ingest\"}'",
+        "        values: '0x40'",
+        "      - series: 'hbaseqos_tenant_space_used_bytes{namespace=\"team-a\",tenantquota=\"logs\"}'",
+        "        values: '50x40'",
+        "      - series: 'hbaseqos_tenant_space_limit_bytes{namespace=\"team-a\",tenantquota=\"logs\"}'",
+        "        values: '100x40'",
+        "      - series: 'hbaseqos_tenant_space_in_violation{namespace=\"team-a\",tenantquota=\"logs\"}'",
+        "        values: '0x40'",
+        "      - series: 'hbaseqos_tenant_space_used_bytes{namespace=\"team-a\",tenantquota=\"full\"}'",
+        "        values: '120x40'",
+        "      - series: 'hbaseqos_tenant_space_limit_bytes{namespace=\"team-a\",tenantquota=\"full\"}'",
+        "        values: '100x40'",
+        "      - series: 'hbaseqos_tenant_space_in_violation{namespace=\"team-a\",tenantquota=\"full\"}'",
+        "        values: '0 0 1x38'",
         "    alert_rule_test:",
         "      - eval_time: 25m",
         "        alertname: HBaseQosCalibrationNotConverging",
@@ -232,11 +248,39 @@ class HelmChartIT {
         "            exp_annotations:",
         "              summary: " + Serialization.asJson(summary),
         "              description: " + Serialization.asJson(annotations.get("description")),
+        "      - eval_time: 10m",
+        "        alertname: HBaseQosSpaceQuotaNearLimit",
+        "        exp_alerts: []",
+        "      - eval_time: 20m",
+        "        alertname: HBaseQosSpaceQuotaNearLimit",
+        "        exp_alerts:",
+        "          - exp_labels: {severity: warning, namespace: team-a, tenantquota: ingest}",
+        "            exp_annotations:",
+        "              summary: " + Serialization.asJson(near.get("summary").replace(
+            "{{ $labels.namespace }}/{{ $labels.tenantquota }}", "team-a/ingest")
+            .replace("{{ $value | humanizePercentage }}", "95%")),
+        "              description: " + Serialization.asJson(near.get("description")),
+        "      - eval_time: 20m",
+        "        alertname: HBaseQosSpaceQuotaViolated",
+        "        exp_alerts:",
+        "          - exp_labels: {severity: critical, namespace: team-a, tenantquota: full}",
+        "            exp_annotations:",
+        "              summary: " + Serialization.asJson(violated.get("summary").replace(
+            "{{ $labels.namespace }}/{{ $labels.tenantquota }}", "team-a/full")),
+        "              description: " + Serialization.asJson(violated.get("description")),
         ""));
     Kubectl.Result test = Processes.run(List.of(promtool.toString(), "test", "rules",
         dir.resolve("test.yaml").toString()), Map.of());
     assertThat(test.exit()).as(test.output()).isZero();
     assertThat(test.output()).contains("SUCCESS");
+  }
+
+  @SuppressWarnings("unchecked")
+  static Map<String, String> annotations(GenericKubernetesResource rule, String name) {
+    Map<String, Object> alert = ((List<Map<String, Object>>) ((List<Map<String, Object>>) ((Map<String, Object>) rule
+        .getAdditionalProperties().get("spec")).get("groups")).get(0).get("rules")).stream()
+        .filter(r -> name.equals(r.get("alert"))).findFirst().orElseThrow();
+    return (Map<String, String>) alert.get("annotations");
   }
 
   @ParameterizedTest

@@ -1,0 +1,69 @@
+package io.hbaseqos.operator.reconciler;
+
+import io.hbaseqos.operator.api.Conditions;
+import io.hbaseqos.operator.api.SpaceStatus;
+import io.hbaseqos.operator.api.TenantQuota;
+import io.hbaseqos.operator.api.TenantQuotaStatus;
+import io.hbaseqos.operator.metrics.OperatorMetrics;
+import io.hbaseqos.operator.quota.SpaceLimit;
+import io.hbaseqos.operator.quota.SpaceUsage;
+import io.hbaseqos.operator.quota.Subject;
+import java.time.Instant;
+
+/** A space quota's usage as status, the SpaceQuotaViolated condition, events and gauges. */
+final class SpaceStatuses {
+  private SpaceStatuses() {}
+
+  /**
+   * @param inHBase the space limit HBase holds for the subject (null: none)
+   * @param usage the master's last report for the subject (null: none yet)
+   */
+  static void report(TenantQuota tq, TenantQuotaStatus old, TenantQuotaStatus st, Subject subject,
+      SpaceLimit inHBase, SpaceUsage usage, Long gen, Instant now, EventRecorder events, OperatorMetrics metrics) {
+    String ns = tq.getMetadata().getNamespace();
+    String name = tq.getMetadata().getName();
+    if (inHBase == null) {
+      st.setSpace(null);
+      Conditions.remove(st, Conditions.SPACE_VIOLATED);
+      metrics.forgetSpace(ns, name);
+      return;
+    }
+    boolean table = subject.kind() == Subject.Kind.TABLE;
+    SpaceStatus s = SpaceStatus.of(inHBase, usage, table, old.getSpace(), now);
+    st.setSpace(s);
+    metrics.space(ns, name, s.getUsedBytes() == null ? Double.NaN : s.getUsedBytes(), inHBase.bytes(),
+        Boolean.TRUE.equals(s.getInViolation()));
+    boolean was = Conditions.isTrue(old, Conditions.SPACE_VIOLATED);
+    boolean is = Boolean.TRUE.equals(s.getInViolation());
+    String policy = usage != null && usage.policy() != null ? usage.policy().name() : inHBase.policy().name();
+    String message = is
+        ? subject + " is over its space limit of " + SpaceLimit.formatSize(inHBase.bytes()) + ": HBase enforces "
+            + policy + " (" + effect(policy, table) + ") until usage is back under the limit or the limit is raised"
+        : "usage is within the space limit of " + SpaceLimit.formatSize(inHBase.bytes());
+    Conditions.set(st, Conditions.SPACE_VIOLATED, is, is ? policy : "WithinLimit", message, gen, now);
+    if (is && !was) {
+      events.warning(tq, "SpaceQuotaViolated", message + "; " + s.getUsage());
+      if (Boolean.TRUE.equals(s.getTableDisabled())) {
+        events.warning(tq, "TableDisabledBySpaceQuota", "HBase disabled table " + subject.table()
+            + ": it is over its space limit and its policy is DISABLE");
+      } else if ("DISABLE".equals(policy) && !table) {
+        events.warning(tq, "TableDisabledBySpaceQuota", "HBase disables the tables of namespace "
+            + subject.namespace() + ": it is over its space limit and its policy is DISABLE");
+      }
+    } else if (!is && was) {
+      events.normal(tq, "SpaceQuotaRestored", subject + " is back within its space limit (" + s.getUsage()
+          + "): HBase no longer enforces " + old.condition(Conditions.SPACE_VIOLATED).map(c -> c.getReason())
+          .orElse("the policy"));
+    }
+  }
+
+  private static String effect(String policy, boolean table) {
+    return switch (policy) {
+      case "NO_INSERTS" -> "puts, appends and increments are refused";
+      case "NO_WRITES" -> "puts, appends, increments and deletes are refused";
+      case "NO_WRITES_COMPACTIONS" -> "writes and compactions are refused";
+      case "DISABLE" -> table ? "the table is disabled" : "the namespace's tables are disabled";
+      default -> "writes are limited";
+    };
+  }
+}
