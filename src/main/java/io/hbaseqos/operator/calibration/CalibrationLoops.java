@@ -14,14 +14,23 @@ import java.util.concurrent.ConcurrentHashMap;
 @ApplicationScoped
 public class CalibrationLoops {
 
-  /** How a period was measured: an observation, or why there is none. */
-  public record Measurement(Observation observation, String problem) {
+  /**
+   * How a period was measured: an observation, or why there is none.
+   *
+   * @param baseline only the counters' baseline could be taken (no earlier reading): the period
+   *     is measured again, nothing is wrong with the metrics
+   */
+  public record Measurement(Observation observation, String problem, boolean baseline) {
     public static Measurement of(Observation o) {
-      return new Measurement(o, null);
+      return new Measurement(o, null, false);
     }
 
     public static Measurement failed(String problem) {
-      return new Measurement(Observation.missing(), problem);
+      return new Measurement(Observation.missing(), problem, false);
+    }
+
+    public static Measurement baselineOnly() {
+      return new Measurement(Observation.missing(), null, true);
     }
   }
 
@@ -73,14 +82,19 @@ public class CalibrationLoops {
    * loop reports that state until its first step, so the Calibrated condition and
    * {@code status.calibration.state} never disagree.
    */
-  public record Resume(ControlLaw.State state, boolean nearest, String reason) {
+  public record Resume(ControlLaw.State state, boolean nearest, String reason, double observedOps) {
+    public Resume(ControlLaw.State state, boolean nearest, String reason) {
+      this(state, nearest, reason, Double.NaN);
+    }
+
     public static Resume of(io.hbaseqos.operator.api.CalibrationStatus status, String conditionReason) {
       if (status == null || status.getState() == null) {
         return null;
       }
       try {
         return new Resume(ControlLaw.State.valueOf(status.getState()), "NearestAchievable".equals(conditionReason),
-            status.getMessage());
+            status.getMessage(), status.getObservedOpsPerSecond() == null ? Double.NaN
+                : status.getObservedOpsPerSecond());
       } catch (IllegalArgumentException e) {
         return null;
       }
@@ -107,11 +121,18 @@ public class CalibrationLoops {
       if (l != null && l.key.equals(specKey)) {
         return l;
       }
-      Loop fresh = new Loop(specKey, new LogNewtonLaw(plan.settings()), statusLimit);
+      LogNewtonLaw law = new LogNewtonLaw(plan.settings());
+      Loop fresh = new Loop(specKey, law, statusLimit);
       if (l == null && resume != null) { // a restart, not a changed spec: keep saying what status said
         fresh.state = resume.state();
         fresh.nearest = resume.nearest();
         fresh.reason = resume.reason() == null ? fresh.reason : resume.reason();
+        if (resume.state() == ControlLaw.State.Converged && !resume.nearest() && resume.observedOps() > 0) {
+          // the law verifies its converged state instead of starting over; the first period after
+          // the baseline is still discarded (a baseline taken at an arbitrary moment against
+          // RegionServer counters that are refreshed periodically can skew that one period)
+          law.resumeConverged(statusLimit, resume.observedOps());
+        }
       }
       return fresh;
     });
@@ -128,6 +149,10 @@ public class CalibrationLoops {
       }
       Measurement m = source.measure(loop.window, now);
       loop.due = now.plus(plan.period());
+      if (m.baseline()) {
+        // the baseline could not be taken before (e.g. the cluster was not described yet): now it is
+        return new Outcome(false, limitInForce, false, loop.state, loop.nearest, loop.reason, loop.last, loop.due);
+      }
       if (!loop.warm && m.problem() == null) {
         // the first period began before the starting limit was in HBase: it measures neither limit
         loop.warm = true;

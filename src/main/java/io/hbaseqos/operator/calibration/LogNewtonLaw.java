@@ -338,6 +338,20 @@ public final class LogNewtonLaw implements ControlLaw {
         Math.exp(lowMean), Math.exp(highL), Math.exp(highMean), Math.exp(ref), (Math.exp(ref - lnT) - 1) * 100);
   }
 
+  /**
+   * A loop started again (operator restart or failover) at a limit its predecessor held
+   * Converged, where it measured {@code observedOps}: the law watches that operating point as a
+   * converged law would, and says Converging only if the rate has moved, instead of re-learning it
+   * from scratch (which would report Converging for periods after every restart).
+   */
+  public void resumeConverged(double limit, double observedOps) {
+    moveTo(Math.log(limit), false);
+    converged = true;
+    reference = Math.log(observedOps);
+    cusumUp = 0;
+    cusumDown = 0;
+  }
+
   private void moveTo(double lnL, boolean large) {
     atLnL = lnL;
     firstPending = large;

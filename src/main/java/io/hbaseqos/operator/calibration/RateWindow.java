@@ -19,8 +19,15 @@ public final class RateWindow {
 
   /** What a period measured, or why it could not. */
   public record Result(Observation observation, String problem) {
+    static final String FIRST = "first measurement: a rate needs two";
+
     public boolean usable() {
       return problem == null;
+    }
+
+    /** Only the baseline was taken (the window had no earlier reading): not a failure, measure again. */
+    public boolean baseline() {
+      return FIRST.equals(problem);
     }
   }
 
@@ -32,7 +39,7 @@ public final class RateWindow {
     base = new HashMap<>(counters);
     at = now;
     if (from == null) {
-      return new Result(Observation.missing(), "first measurement: a rate needs two");
+      return new Result(Observation.missing(), Result.FIRST);
     }
     double seconds = Duration.between(from, now).toMillis() / 1000.0;
     if (seconds <= 0) {

@@ -224,7 +224,12 @@ public class ClusterState {
   public CounterReading userCounters(String user, Set<String> ops) throws IOException {
     ClusterInfo i = info;
     if (i == null) {
-      throw new MetricsUnavailableException("the cluster has not been described yet");
+      // right after a start the resync may not have described the cluster yet: one HBase call, once
+      try {
+        i = describe();
+      } catch (IOException e) {
+        throw new MetricsUnavailableException("the live RegionServers are not known yet: " + Errors.rootMessage(e));
+      }
     }
     return infoServers().userCounters(i.infoServers(), user, ops);
   }

@@ -53,6 +53,7 @@ final class CalibrationSources {
       try {
         RateWindow.Result r = window.next(cluster.userCounters(user, ops));
         return r.usable() ? CalibrationLoops.Measurement.of(r.observation())
+            : r.baseline() ? CalibrationLoops.Measurement.baselineOnly()
             : CalibrationLoops.Measurement.failed(r.problem());
       } catch (IOException e) {
         return CalibrationLoops.Measurement.failed("RegionServer metrics: " + Errors.rootMessage(e));

@@ -131,6 +131,52 @@ class CalibrationLoopsTest {
     assertThat(CalibrationLoops.Resume.of(status, null)).isNull();
   }
 
+  /** A tenant that gets what its target asks at limit 1250 (80% of the limit), throttled. */
+  static final class AtTarget implements CalibrationLoops.Source {
+    double ops = 1000;
+    int baselines;
+
+    @Override
+    public Measurement measure(RateWindow window, Instant now) {
+      if (baselines > 0) {
+        baselines--;
+        return Measurement.baselineOnly();
+      }
+      return Measurement.of(new Observation(ops, 0.5));
+    }
+  }
+
+  @Test
+  void afterARestartAConvergedLoopVerifiesItsOperatingPointInsteadOfStartingOver() {
+    var status = new io.hbaseqos.operator.api.CalibrationStatus();
+    status.setState("Converged");
+    status.setMessage("1000 ops/s is within 5% of the target");
+    status.setObservedOpsPerSecond(1000.0);
+    var resume = CalibrationLoops.Resume.of(status, "Converged");
+    CalibrationLoops loops = new CalibrationLoops();
+    AtTarget p = new AtTarget();
+    p.baselines = 2; // the baseline cannot be read at once after a start (cluster not described yet)
+    List<ControlLaw.State> states = new ArrayList<>();
+    for (int s = 0; s <= 150; s += 30) {
+      Outcome o = loops.step("uid", "a", PLAN, 1250, resume, p, T0.plusSeconds(s));
+      states.add(o.state());
+      assertThat(o.limit()).as("nothing moves").isEqualTo(1250);
+    }
+    assertThat(states).as("never MetricsUnavailable for a missing baseline, never Converging for an unchanged rate")
+        .containsOnly(ControlLaw.State.Converged);
+
+    // a rate that did move after the restart is measured again, as a converged loop's would be
+    CalibrationLoops moved = new CalibrationLoops();
+    AtTarget q = new AtTarget();
+    q.ops = 700;
+    List<ControlLaw.State> after = new ArrayList<>();
+    for (int s = 0; s <= 90; s += 30) {
+      after.add(moved.step("uid", "a", PLAN, 1250, resume, q, T0.plusSeconds(s)).state());
+    }
+    assertThat(after).startsWith(ControlLaw.State.Converged).doesNotContain(ControlLaw.State.MetricsUnavailable)
+        .contains(ControlLaw.State.Converging);
+  }
+
   @Test
   void theCalibratedThrottleKeepsItsOwnScope() {
     var spec = new io.hbaseqos.operator.api.TenantQuotaSpec();

@@ -8,19 +8,24 @@ import static io.hbaseqos.operator.support.Resources.user;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hbaseqos.operator.api.CalibrationSpec;
 import io.hbaseqos.operator.api.CalibrationStatus;
 import io.hbaseqos.operator.api.TenantQuota;
+import io.hbaseqos.operator.api.TenantQuotaSpec;
+import io.hbaseqos.operator.api.ThrottleSpec;
 import io.hbaseqos.operator.cluster.ClusterConnections;
 import io.hbaseqos.operator.quota.ThrottleKind;
 import io.hbaseqos.operator.support.KubeApi;
 import io.hbaseqos.operator.support.OperatorHarness;
 import io.hbaseqos.operator.support.PrometheusServer;
+import io.hbaseqos.operator.support.QuotaTableRaw;
 import io.hbaseqos.operator.support.StandaloneHBase;
 import io.hbaseqos.operator.support.ycsb.CalibrationRun;
 import io.hbaseqos.operator.support.ycsb.TwoTenants;
 import java.nio.file.Files;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Locale;
@@ -72,7 +77,13 @@ class CalibrationIT {
   /** Creates T's calibrated TenantQuota, follows it, and checks what the issue asks of the loop. */
   static void calibrate(String name, TwoTenants load, long target, long startLimit, Consumer<CalibrationSpec> source)
       throws Exception {
-    TenantQuota tq = tenant(ns, name, "hb", user(load.tUser), t(ThrottleKind.READ_NUMBER, startLimit + "req/sec"));
+    calibrate(name, load, target, t(ThrottleKind.READ_NUMBER, startLimit + "req/sec"), source);
+  }
+
+  static void calibrate(String name, TwoTenants load, long target, ThrottleSpec start, Consumer<CalibrationSpec> source)
+      throws Exception {
+    long startLimit = Long.parseLong(start.getLimit().replace("req/sec", ""));
+    TenantQuota tq = tenant(ns, name, "hb", user(load.tUser), start);
     CalibrationSpec c = readsCalibration(target, PERIOD_S, TOLERANCE_PCT);
     source.accept(c);
     tq.getSpec().setCalibration(c);
@@ -122,7 +133,50 @@ class CalibrationIT {
       long target = Math.round(free.tOps() / 2);
       // a stale hand-set limit, a third of the target: the loop has to find its way up
       calibrate("jmx", load, target, target / 3, c -> c.setSource(CalibrationSpec.Source.HBase));
+      restartAndCheckTheLoopResumes("jmx", load, target);
     }
+  }
+
+  /**
+   * The operator restarted under load after the loop converged: from the first status the new
+   * process writes until three periods later (the baseline, the discarded first period, one step), the Calibrated condition agrees with
+   * status.calibration.state at every read, the loop resumes Converged without a move, and the
+   * limit in hbase:quota is the one it had.
+   */
+  static void restartAndCheckTheLoopResumes(String name, TwoTenants load, long target) throws Exception {
+    CalibrationStatus before = calibration(name);
+    Map<String, String> raw = QuotaTableRaw.read(StandaloneHBase.shared(), load.tUser);
+    operator.close();
+    operator = new OperatorHarness(k8s);
+    String key = ClusterConnections.key(ns, "hb");
+    List<String> seen = new ArrayList<>();
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(3L * PERIOD_S + 5);
+    while (System.nanoTime() < end) {
+      TenantQuota now = k8s.resources(TenantQuota.class).inNamespace(ns).withName(name).get();
+      String state = now.getStatus().getCalibration().getState();
+      Condition c = now.getStatus().condition("Calibrated").orElseThrow();
+      String reason = "NearestAchievable".equals(c.getReason()) ? "Converged" : c.getReason();
+      String read = state + "/" + c.getStatus() + "/" + c.getReason();
+      if (seen.isEmpty() || !seen.get(seen.size() - 1).equals(read)) {
+        seen.add(read);
+      }
+      assertThat(reason).as("the Calibrated condition agrees with status.calibration.state after a restart: %s",
+          seen).isEqualTo(state);
+      assertThat(c.getStatus()).isEqualTo("Converged".equals(state) ? "True" : "False");
+      Thread.sleep(500);
+    }
+    TenantQuota after = k8s.resources(TenantQuota.class).inNamespace(ns).withName(name).get();
+    System.out.printf(Locale.ROOT, "calibration IT %s: after a restart, state/condition seen %s; limit %d -> %d%n",
+        name, seen, before.getLimit(), after.getStatus().getCalibration().getLimit());
+    assertThat(after.getStatus().getCalibration().getState()).isEqualTo("Converged");
+    assertThat(after.getStatus().getCalibration().getMoves()).as("no move after the restart")
+        .isEqualTo(before.getMoves());
+    assertThat(after.getStatus().getCalibration().getLimit()).isEqualTo(before.getLimit());
+    assertThat(operator.hbaseCalls(key, "setQuota")).as("the restarted operator writes nothing").isZero();
+    assertThat(QuotaTableRaw.read(StandaloneHBase.shared(), load.tUser)).isEqualTo(raw);
+    TwoTenants.Sample s = load.measure(PERIOD_S);
+    assertThat(Math.abs(s.tOps() / target - 1) * 100).as("still held after the restart").isLessThanOrEqualTo(
+        TOLERANCE_PCT);
   }
 
   @Test
@@ -132,14 +186,21 @@ class CalibrationIT {
       System.out.printf(Locale.ROOT, "calibration IT prom: T unthrottled %.0f ops/s, U %.0f; Prometheus at %s%n",
           free.tOps(), free.uOps(), prometheus.url);
       long target = Math.round(free.tOps() / 2);
-      // a stale limit twice the target: the loop has to come down
-      calibrate("prom", load, target, 2 * target, c -> {
+      // a stale limit twice the target: the loop has to come down; the throttle is CLUSTER-scoped
+      // while the resource is not, and every limit the loop writes must keep the throttle's scope
+      ThrottleSpec start = t(ThrottleKind.READ_NUMBER, 2 * target + "req/sec");
+      start.setScope(TenantQuotaSpec.Scope.CLUSTER);
+      calibrate("prom", load, target, start, c -> {
         c.setSource(CalibrationSpec.Source.Prometheus);
         CalibrationSpec.PrometheusSource p = new CalibrationSpec.PrometheusSource();
         p.setUrl(prometheus.url);
         p.setQuery("sum(rate(ycsb_client_operations_total{tenant=\"" + load.tUser + "\",result=\"ok\"}[10s]))");
         c.setPrometheus(p);
       });
+      CalibrationStatus done = calibration("prom");
+      assertThat(QuotaTableRaw.read(StandaloneHBase.shared(), "u." + load.tUser)).as("hbase:quota holds the loop's "
+          + "limit with the throttle's own scope").containsExactly(Map.entry("u." + load.tUser + " q:s",
+              "read_num=" + done.getLimit() + "/SECONDS/cluster"));
     }
   }
 
