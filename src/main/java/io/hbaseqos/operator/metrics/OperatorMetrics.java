@@ -172,8 +172,46 @@ public class OperatorMetrics {
     forgetSpace(namespace, name);
   }
 
+  /**
+   * Per-tenant values behind a family of gauges: registered with the tenant's first values, removed
+   * with the tenant (Micrometer keeps one gauge per id, so registering again finds the same one).
+   */
+  private final class TenantGauges {
+    private final Map<String, double[]> values = new HashMap<>();
+    private final int size;
+    private final Family family;
+
+    interface Family {
+      List<Gauge> register(String namespace, String name, double[] v);
+    }
+
+    TenantGauges(int size, Family family) {
+      this.size = size;
+      this.family = family;
+    }
+
+    void set(String namespace, String name, java.util.function.Consumer<double[]> update) {
+      synchronized (values) {
+        update.accept(values.computeIfAbsent(namespace + "/" + name, t -> {
+          double[] v = new double[size];
+          family.register(namespace, name, v);
+          return v;
+        }));
+      }
+    }
+
+    void forget(String namespace, String name) {
+      synchronized (values) {
+        double[] v = values.remove(namespace + "/" + name);
+        if (v != null) {
+          family.register(namespace, name, v).forEach(registry::remove);
+        }
+      }
+    }
+  }
+
   /** Per tenant with a space quota: used bytes (NaN until HBase reports), limit bytes, in violation. */
-  private final Map<String, double[]> spaces = new HashMap<>();
+  private final TenantGauges spaces = new TenantGauges(3, this::spaceGauges);
 
   /**
    * {@code hbaseqos_tenant_space_used_bytes}, {@code hbaseqos_tenant_space_limit_bytes} and
@@ -181,26 +219,15 @@ public class OperatorMetrics {
    * {@code namespace, tenantquota}. Used is NaN until HBase has reported the subject's usage.
    */
   public void space(String namespace, String name, double usedBytes, double limitBytes, boolean inViolation) {
-    String tenant = namespace + "/" + name;
-    synchronized (spaces) {
-      double[] v = spaces.computeIfAbsent(tenant, t -> {
-        double[] values = new double[3];
-        spaceGauges(namespace, name, values);
-        return values;
-      });
+    spaces.set(namespace, name, v -> {
       v[0] = usedBytes;
       v[1] = limitBytes;
       v[2] = inViolation ? 1 : 0;
-    }
+    });
   }
 
   public void forgetSpace(String namespace, String name) {
-    synchronized (spaces) {
-      double[] v = spaces.remove(namespace + "/" + name);
-      if (v != null) {
-        spaceGauges(namespace, name, v).forEach(registry::remove);
-      }
-    }
+    spaces.forget(namespace, name);
   }
 
   private List<Gauge> spaceGauges(String namespace, String name, double[] v) {
@@ -216,11 +243,11 @@ public class OperatorMetrics {
             .tags("namespace", namespace, "tenantquota", name).register(registry));
   }
 
-  /** Per calibrated tenant: target, observed, error and state values behind its gauges. */
-  private final Map<String, double[]> calibrations = new HashMap<>();
   /** The loop states, as named in {@code hbaseqos_tenant_calibration_state{state}}. */
   public static final List<String> CALIBRATION_STATES = List.of("Converging", "Converged", "DemandLimited",
       "MetricsUnavailable", "AtBound");
+  /** Per calibrated tenant: target, observed, error and state values behind its gauges. */
+  private final TenantGauges calibrations = new TenantGauges(3 + CALIBRATION_STATES.size(), this::calibrationGauges);
 
   /**
    * {@code hbaseqos_tenant_target_ops_per_second}, {@code hbaseqos_tenant_observed_ops_per_second},
@@ -229,29 +256,18 @@ public class OperatorMetrics {
    * each labelled {@code namespace, tenantquota}. Observed and error are NaN while unmeasured.
    */
   public void calibration(String namespace, String name, double target, double observed, String state) {
-    String tenant = namespace + "/" + name;
-    synchronized (calibrations) {
-      double[] v = calibrations.computeIfAbsent(tenant, t -> {
-        double[] values = new double[3 + CALIBRATION_STATES.size()];
-        calibrationGauges(namespace, name, values);
-        return values;
-      });
+    calibrations.set(namespace, name, v -> {
       v[0] = target;
       v[1] = observed;
       v[2] = Double.isNaN(observed) ? Double.NaN : observed / target - 1;
       for (int i = 0; i < CALIBRATION_STATES.size(); i++) {
         v[3 + i] = CALIBRATION_STATES.get(i).equals(state) ? 1 : 0;
       }
-    }
+    });
   }
 
   public void forgetCalibration(String namespace, String name) {
-    synchronized (calibrations) {
-      double[] v = calibrations.remove(namespace + "/" + name);
-      if (v != null) {
-        calibrationGauges(namespace, name, v).forEach(registry::remove);
-      }
-    }
+    calibrations.forget(namespace, name);
   }
 
   private List<Gauge> calibrationGauges(String namespace, String name, double[] v) {

@@ -47,4 +47,29 @@ class OperatorMetricsTest {
     assertThat(registry.find("hbaseqos.cluster.up").tag("cluster", "ns/hb").gauge()).isNull();
     assertThat(registry.find("hbaseqos.drift.corrections").tag("cluster", "ns/hb").counter()).isNull();
   }
+
+  double gauge(String metric, String name, String... tags) {
+    Gauge g = registry.find(metric).tags("tenantquota", name).tags(tags).gauge();
+    return g == null ? Double.NaN : g.value();
+  }
+
+  @Test
+  void spaceAndCalibrationGaugesFollowTheTenantAndGoWithIt() {
+    metrics.space("ns", "s", Double.NaN, 1 << 20, false);
+    assertThat(gauge("hbaseqos.tenant.space.limit.bytes", "s")).isEqualTo(1 << 20);
+    assertThat(gauge("hbaseqos.tenant.space.used.bytes", "s")).isNaN();
+    metrics.space("ns", "s", 3 << 20, 1 << 20, true);
+    assertThat(gauge("hbaseqos.tenant.space.used.bytes", "s")).isEqualTo(3 << 20);
+    assertThat(gauge("hbaseqos.tenant.space.in.violation", "s")).isEqualTo(1.0);
+    metrics.calibration("ns", "s", 1000, 900, "Converging");
+    assertThat(gauge("hbaseqos.tenant.calibration.error.ratio", "s")).isCloseTo(-0.1, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(gauge("hbaseqos.tenant.calibration.state", "s", "state", "Converging")).isEqualTo(1.0);
+    assertThat(gauge("hbaseqos.tenant.calibration.state", "s", "state", "Converged")).isEqualTo(0.0);
+
+    metrics.forgetSpace("ns", "s");
+    assertThat(registry.find("hbaseqos.tenant.space.used.bytes").gauges()).isEmpty();
+    assertThat(gauge("hbaseqos.tenant.target.ops.per.second", "s")).as("calibration kept").isEqualTo(1000);
+    metrics.forgetTenant("ns", "s");
+    assertThat(registry.getMeters()).filteredOn(m -> "s".equals(m.getId().getTag("tenantquota"))).isEmpty();
+  }
 }
