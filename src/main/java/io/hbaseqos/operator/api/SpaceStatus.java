@@ -9,8 +9,9 @@ import java.util.Objects;
 
 /**
  * A space quota as HBase last reported it (its master's space quota snapshots, read in bulk once
- * per resync). Written when the violation state, the limit or the used percentage changes, so a
- * tenant whose usage creeps by a few bytes causes no status writes.
+ * per resync). Written when the violation state, the limit or the whole used percentage changes, or
+ * the used bytes by more than a tenth, so a tenant whose usage creeps by a few bytes causes no
+ * status writes.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class SpaceStatus {
@@ -30,8 +31,8 @@ public class SpaceStatus {
   /**
    * The status for a space limit HBase holds and the master's last report of it (null: not
    * reported yet). The percentage is of the limit HBase holds now; whether the policy is in force
-   * is the master's word. When {@code before} reads the same (limit, policy, percentage, violation),
-   * it is returned as it was, so a small change of usage writes no status.
+   * is the master's word. When {@code before} reads the same ({@link #sameReading}), it is returned
+   * as it was, so a small change of usage writes no status.
    */
   public static SpaceStatus of(SpaceLimit limit, SpaceUsage usage, boolean table, SpaceStatus before, Instant now) {
     SpaceStatus s = new SpaceStatus();
@@ -57,13 +58,25 @@ public class SpaceStatus {
     return s;
   }
 
-  /** Same limit, policy, percentage and violation state (bytes and time aside). */
+  /**
+   * Same limit, policy, percentage and violation state, and used bytes within a tenth of each
+   * other (so status follows growth on a log scale, 0 to 1 MiB of a 10 GiB limit included, but not
+   * every byte).
+   */
   @JsonIgnore
   public boolean sameReading(SpaceStatus o) {
     return o != null && Objects.equals(limitBytes, o.limitBytes) && Objects.equals(policy, o.policy)
         && Objects.equals(usedPercent, o.usedPercent) && Objects.equals(inViolation, o.inViolation)
-        && Objects.equals(tableDisabled, o.tableDisabled) && Objects.equals(usedBytes == null, o.usedBytes == null)
+        && Objects.equals(tableDisabled, o.tableDisabled) && withinATenth(usedBytes, o.usedBytes)
         && Objects.equals(usage, o.usage);
+  }
+
+  private static boolean withinATenth(Long a, Long b) {
+    if (a == null || b == null) {
+      return a == null && b == null;
+    }
+    long hi = Math.max(a, b);
+    return hi - Math.min(a, b) <= hi / 10;
   }
 
   public String getUsage() {
