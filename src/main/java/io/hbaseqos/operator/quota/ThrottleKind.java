@@ -49,10 +49,17 @@ public enum ThrottleKind {
     return unit;
   }
 
-  /** Types HBase added in 2.6.3; older servers do not know them. */
+  private static final HBaseVersion V263 = new HBaseVersion(2, 6, 3);
+
+  /** Types HBase added in 2.6.3 (HBASE-29229, HBASE-29281, HBASE-29231); older servers do not know them. */
   public boolean requiresHBase263() {
     return this == ATOMIC_READ_SIZE || this == ATOMIC_REQUEST_NUMBER || this == ATOMIC_WRITE_SIZE
         || this == REQUEST_HANDLER_USAGE_MS;
+  }
+
+  /** The first HBase release with this type, or null for the types every supported release has. */
+  public HBaseVersion since() {
+    return requiresHBase263() ? V263 : null;
   }
 
   /** CLUSTER scope is not divided among RegionServers for these types in HBase 2.6 (see docs). */

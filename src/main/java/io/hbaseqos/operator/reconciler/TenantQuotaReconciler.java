@@ -18,6 +18,7 @@ import io.hbaseqos.operator.metrics.OperatorMetrics;
 import io.hbaseqos.operator.metrics.PrometheusClient;
 import io.hbaseqos.operator.ownership.Ownership;
 import io.hbaseqos.operator.ownership.RetainedSubjects;
+import io.hbaseqos.operator.quota.HBaseVersion;
 import io.hbaseqos.operator.quota.LimitSyntax;
 import io.hbaseqos.operator.quota.QuotaOp;
 import io.hbaseqos.operator.quota.Subject;
@@ -181,6 +182,14 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
     try {
       cluster.ensureLoaded(); // the cluster's identity decides who else claims the subject
       if (!claimOwnership(p, desired.subject())) {
+        return;
+      }
+      String unsupported = HBaseVersion.unsupported(desired, cluster.info() == null ? null : cluster.info().version())
+          .orElse(null);
+      if (unsupported != null) {
+        // like an invalid spec: nothing is written, what HBase holds for the subject stays, the claim stays
+        transition(p, "UnsupportedByHBase", unsupported);
+        p.ready(false, "UnsupportedByHBase", unsupported);
         return;
       }
       desired = calibrate(p, desired, cluster);

@@ -58,6 +58,8 @@ public final class MemoryQuotaTable implements QuotaBackend {
   /** Refuses {@link QuotaOp.DropEmptySettings} as a cluster without write access to hbase:quota would. */
   public volatile boolean refuseDrop;
   public volatile String clusterId = "memory-cluster";
+  /** The HBase version the model reports (the contract is checked against 2.6.4). */
+  public volatile String version = "2.6.4";
 
   // ---- row layout -----------------------------------------------------------------------
 
@@ -256,7 +258,7 @@ public final class MemoryQuotaTable implements QuotaBackend {
   @Override
   public ClusterInfo describe() throws IOException {
     check();
-    return new ClusterInfo("2.6.4", clusterId, 1, true, true, Map.of());
+    return new ClusterInfo(version, clusterId, 1, true, true, Map.of());
   }
 
   @Override

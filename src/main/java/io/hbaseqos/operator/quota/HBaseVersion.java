@@ -1,0 +1,68 @@
+package io.hbaseqos.operator.quota;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * An HBase release as {@code major.minor.patch}, read from what a cluster reports
+ * ({@code 2.6.4}, {@code 2.6.4-hadoop3}, {@code 3.0.0-beta-2}, {@code 2.6.8-SNAPSHOT}); anything
+ * after the numbers is ignored.
+ */
+public record HBaseVersion(int major, int minor, int patch) implements Comparable<HBaseVersion> {
+
+  private static final Pattern NUMBERS = Pattern.compile("^(\\d+)\\.(\\d+)(?:\\.(\\d+))?");
+
+  public static Optional<HBaseVersion> parse(String reported) {
+    if (reported == null) {
+      return Optional.empty();
+    }
+    Matcher m = NUMBERS.matcher(reported.trim());
+    if (!m.find()) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(new HBaseVersion(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
+          m.group(3) == null ? 0 : Integer.parseInt(m.group(3))));
+    } catch (NumberFormatException e) {
+      return Optional.empty();
+    }
+  }
+
+  public boolean atLeast(HBaseVersion other) {
+    return compareTo(other) >= 0;
+  }
+
+  @Override
+  public int compareTo(HBaseVersion o) {
+    return major != o.major ? Integer.compare(major, o.major)
+        : minor != o.minor ? Integer.compare(minor, o.minor) : Integer.compare(patch, o.patch);
+  }
+
+  @Override
+  public String toString() {
+    return major + "." + minor + "." + patch;
+  }
+
+  /**
+   * Why the cluster cannot hold these settings, or empty when it can (or its version is unknown:
+   * nothing is refused on a guess). A server that does not know a throttle type drops it from the
+   * settings it stores, so the operator would find it missing and write it again on every resync.
+   */
+  public static Optional<String> unsupported(SubjectQuota desired, String reportedVersion) {
+    Optional<HBaseVersion> v = parse(reportedVersion);
+    if (v.isEmpty()) {
+      return Optional.empty();
+    }
+    List<ThrottleKind> missing = desired.throttles().keySet().stream()
+        .filter(k -> k.since() != null && !v.get().atLeast(k.since())).toList();
+    if (missing.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(String.join(", ", missing.stream().map(Enum::name).toList())
+        + (missing.size() == 1 ? " needs" : " need") + " HBase " + missing.get(0).since() + " or later; this cluster runs "
+        + reportedVersion + ", which would drop " + (missing.size() == 1 ? "it" : "them")
+        + ": nothing of this resource is written until HBase is upgraded or the type is removed");
+  }
+}
