@@ -23,6 +23,7 @@ public final class Conditions {
   public static final String SPACE_VIOLATED = "SpaceQuotaViolated";
   public static final String UNMANAGED_REMOVAL = "UnmanagedRemoval";
   public static final String QUOTA_TABLE_HEALTHY = "QuotaTableHealthy";
+  public static final String THROTTLE_POLICY = "ThrottlePolicyApplied";
 
   private Conditions() {}
 

@@ -5,6 +5,7 @@ import io.hbaseqos.operator.quota.InvalidSpecException;
 import io.hbaseqos.operator.quota.Limit;
 import io.hbaseqos.operator.quota.LimitSyntax;
 import io.hbaseqos.operator.quota.SpaceLimit;
+import io.hbaseqos.operator.quota.NamespaceLimits;
 import io.hbaseqos.operator.quota.Subject;
 import io.hbaseqos.operator.quota.SubjectQuota;
 import io.hbaseqos.operator.quota.ThrottleKind;
@@ -110,15 +111,96 @@ public final class DesiredQuotas {
         errors.add(e);
       }
     }
+    errors.addAll(namespaceLimitErrors(spec, subject));
     if (throttles.isEmpty() && !bypass && spec.getCalibration() == null && spec.getSpace() == null
-        && errors.isEmpty()) {
+        && spec.getNamespaceLimits() == null && errors.isEmpty()) {
       errors.add(new InvalidSpecException("spec.throttles",
-          "declare at least one throttle (or bypassGlobals: true, a calibration, or a space quota)"));
+          "declare at least one throttle (or bypassGlobals: true, a calibration, a space quota or namespaceLimits)"));
     }
     if (!errors.isEmpty()) {
       throw new Invalid(errors);
     }
     return new SubjectQuota(subject, throttles, bypass, bypass, space);
+  }
+
+  /**
+   * The namespace limits a valid spec declares: null when it declares none (the descriptor is then
+   * not the TenantQuota's to manage), {@link NamespaceLimits#NONE} for an empty declaration.
+   */
+  public static NamespaceLimits namespaceLimits(TenantQuotaSpec spec) {
+    NamespaceLimitsSpec n = spec == null ? null : spec.getNamespaceLimits();
+    return n == null ? null : new NamespaceLimits(n.getMaxTables(), n.getMaxRegions());
+  }
+
+  /**
+   * The cluster-wide policy an HBaseCluster declares (every part null when it declares none).
+   * Repeats the admission checks for resources stored before the schema had them.
+   */
+  public static io.hbaseqos.operator.quota.RegionServerPolicy throttlePolicy(HBaseClusterSpec spec) throws Invalid {
+    ThrottlePolicySpec p = spec == null ? null : spec.getThrottlePolicy();
+    if (p == null) {
+      return new io.hbaseqos.operator.quota.RegionServerPolicy(null, null, null);
+    }
+    List<InvalidSpecException> errors = new ArrayList<>();
+    Map<ThrottleKind, Limit> throttles = null;
+    if (p.getRegionServer() != null) {
+      throttles = new EnumMap<>(ThrottleKind.class);
+      for (int i = 0; i < p.getRegionServer().size(); i++) {
+        String field = "spec.throttlePolicy.regionServer[" + i + "]";
+        ThrottleSpec t = p.getRegionServer().get(i);
+        if (t == null || t.getType() == null) {
+          errors.add(new InvalidSpecException(field + ".type", "is required (one of the HBase throttle types)"));
+          continue;
+        }
+        if (t.getScope() == TenantQuotaSpec.Scope.CLUSTER) {
+          errors.add(new InvalidSpecException(field + ".scope", "RegionServer throttles apply on each RegionServer: "
+              + "scope CLUSTER is not allowed"));
+          continue;
+        }
+        if (throttles.containsKey(t.getType())) {
+          errors.add(new InvalidSpecException(field + ".type", t.getType() + " appears more than once"));
+          continue;
+        }
+        try {
+          throttles.put(t.getType(), limitOf(t, Limit.Scope.MACHINE, field));
+        } catch (InvalidSpecException e) {
+          errors.add(e);
+        }
+      }
+    }
+    Boolean exceed = p.getExceedThrottle() == null ? null : p.getExceedThrottle() == ThrottlePolicySpec.Switch.Enabled;
+    if (Boolean.TRUE.equals(exceed) && errors.isEmpty()) {
+      String refusal = io.hbaseqos.operator.quota.RegionServerPolicy.exceedRefusal(throttles);
+      if (refusal != null) {
+        errors.add(new InvalidSpecException("spec.throttlePolicy.exceedThrottle", refusal));
+      }
+    }
+    if (!errors.isEmpty()) {
+      throw new Invalid(errors);
+    }
+    return new io.hbaseqos.operator.quota.RegionServerPolicy(throttles, exceed,
+        p.getRpcThrottle() == null ? null : p.getRpcThrottle() == ThrottlePolicySpec.Switch.Enabled);
+  }
+
+  private static List<InvalidSpecException> namespaceLimitErrors(TenantQuotaSpec spec, Subject subject) {
+    NamespaceLimitsSpec n = spec.getNamespaceLimits();
+    List<InvalidSpecException> errors = new ArrayList<>();
+    if (n == null) {
+      return errors;
+    }
+    if (subject != null && subject.kind() != Subject.Kind.NAMESPACE) {
+      errors.add(new InvalidSpecException("spec.namespaceLimits",
+          "apply to a namespace subject: HBase keeps maxtables and maxregions on the namespace"));
+    }
+    if (n.getMaxTables() != null && n.getMaxTables() < 1) {
+      errors.add(new InvalidSpecException("spec.namespaceLimits.maxTables",
+          "must be at least 1: HBase refuses 0 and negative values (leave it out for no limit)"));
+    }
+    if (n.getMaxRegions() != null && n.getMaxRegions() < 1) {
+      errors.add(new InvalidSpecException("spec.namespaceLimits.maxRegions",
+          "must be at least 1: HBase refuses 0 and negative values (leave it out for no limit)"));
+    }
+    return errors;
   }
 
   private static Limit limitOf(ThrottleSpec t, Limit.Scope scope, String field) throws InvalidSpecException {

@@ -14,6 +14,18 @@ public class HBaseClusterSpec {
   @JsonPropertyDescription("Quota settings the cluster runs with, and how the operator keeps quotas in sync.")
   private QuotaSettingsSpec quotas = new QuotaSettingsSpec();
 
+  @JsonPropertyDescription("Cluster-wide throttle policy: RegionServer throttles, exceed-throttle, RPC throttling. "
+      + "Absent: the operator leaves them as HBase has them.")
+  private ThrottlePolicySpec throttlePolicy;
+
+  public ThrottlePolicySpec getThrottlePolicy() {
+    return throttlePolicy;
+  }
+
+  public void setThrottlePolicy(ThrottlePolicySpec throttlePolicy) {
+    this.throttlePolicy = throttlePolicy;
+  }
+
   @JsonPropertyDescription("RegionServers and masters the operator runs for this cluster; absent when the cluster runs elsewhere.")
   private TopologySpec topology;
 

@@ -1,5 +1,6 @@
 package io.hbaseqos.operator.api;
 
+import java.util.List;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -18,6 +19,26 @@ public class HBaseClusterStatus extends ConditionedStatus {
   private String quotaRefreshPeriod;
   /** The planned and the actual layout, when spec.topology is set. */
   private TopologyStatus topology;
+  /** RegionServer throttles as HBase holds them (with spec.throttlePolicy). */
+  private List<AppliedThrottle> regionServerThrottles;
+  /** Whether exceed-throttle is on in HBase's quota table (with spec.throttlePolicy). */
+  private Boolean exceedThrottleEnabled;
+
+  public List<AppliedThrottle> getRegionServerThrottles() {
+    return regionServerThrottles;
+  }
+
+  public void setRegionServerThrottles(List<AppliedThrottle> regionServerThrottles) {
+    this.regionServerThrottles = regionServerThrottles;
+  }
+
+  public Boolean getExceedThrottleEnabled() {
+    return exceedThrottleEnabled;
+  }
+
+  public void setExceedThrottleEnabled(Boolean exceedThrottleEnabled) {
+    this.exceedThrottleEnabled = exceedThrottleEnabled;
+  }
 
   public String getQuotaRefreshPeriod() {
     return quotaRefreshPeriod;

@@ -10,8 +10,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = "(has(self.throttles) && size(self.throttles) > 0) || (has(self.bypassGlobals) && self.bypassGlobals) || has(self.calibration) || has(self.space)",
-    message = "declare at least one throttle (or bypassGlobals: true, a calibration, or a space quota)")
+@ValidationRule(value = "(has(self.throttles) && size(self.throttles) > 0) || (has(self.bypassGlobals) && self.bypassGlobals) || has(self.calibration) || has(self.space) || has(self.namespaceLimits)",
+    message = "declare at least one throttle (or bypassGlobals: true, a calibration, a space quota or namespaceLimits)")
+@ValidationRule(value = "!has(self.namespaceLimits) || (has(self.subject.namespace) && !has(self.subject.user))",
+    message = "namespaceLimits apply to a namespace subject: HBase keeps maxtables and maxregions on the namespace")
 @ValidationRule(value = "!has(self.space) || !has(self.subject.user)",
     message = "space quotas apply to a table or a namespace: HBase has no space quota for a user")
 @ValidationRule(value = "!has(self.bypassGlobals) || !self.bypassGlobals || (has(self.subject.user) && !has(self.subject.table) && !has(self.subject.namespace))",
@@ -60,6 +62,18 @@ public class TenantQuotaSpec {
   @JsonPropertyDescription("Table and namespace subjects: a space quota (size limit and violation policy). A table's "
       + "own space quota takes precedence over its namespace's.")
   private SpaceSpec space;
+
+  @JsonPropertyDescription("Namespace subjects: the most tables and regions the namespace may hold, kept on its "
+      + "descriptor. Once declared, the TenantQuota owns both maximums; one left out is removed.")
+  private NamespaceLimitsSpec namespaceLimits;
+
+  public NamespaceLimitsSpec getNamespaceLimits() {
+    return namespaceLimits;
+  }
+
+  public void setNamespaceLimits(NamespaceLimitsSpec namespaceLimits) {
+    this.namespaceLimits = namespaceLimits;
+  }
 
   public SpaceSpec getSpace() {
     return space;

@@ -21,6 +21,16 @@ public class TenantQuotaStatus extends ConditionedStatus {
   private CalibrationStatus calibration;
   /** The space quota's usage as HBase last reported it (table and namespace subjects with spec.space). */
   private SpaceStatus space;
+  /** The namespace's limits and counts in use (namespace subjects with spec.namespaceLimits). */
+  private NamespaceStatus namespace;
+
+  public NamespaceStatus getNamespace() {
+    return namespace;
+  }
+
+  public void setNamespace(NamespaceStatus namespace) {
+    this.namespace = namespace;
+  }
 
   public SpaceStatus getSpace() {
     return space;

@@ -12,6 +12,9 @@ import io.hbaseqos.operator.metrics.OperatorMetrics;
 import io.hbaseqos.operator.quota.QuotaDiff;
 import io.hbaseqos.operator.quota.QuotaOp;
 import io.hbaseqos.operator.quota.SpaceUsage;
+import io.hbaseqos.operator.quota.NamespaceLimits;
+import io.hbaseqos.operator.quota.NamespaceState;
+import io.hbaseqos.operator.quota.RegionServerPolicy;
 import io.hbaseqos.operator.quota.Subject;
 import io.hbaseqos.operator.quota.SubjectQuota;
 import java.io.IOException;
@@ -76,6 +79,7 @@ public class ClusterState {
   private volatile ClusterInfo info;
   private volatile Map<String, ServerSetting> refreshPeriods = Map.of();
   private volatile Map<Subject, SpaceUsage> spaceUsage = Map.of();
+  private volatile Map<String, NamespaceState> namespaces;
 
   private int failures;
   private volatile Instant nextAttempt = Instant.EPOCH;
@@ -209,6 +213,71 @@ public class ClusterState {
   /** The subject's space usage as of the last bulk read (null: HBase reported none). */
   public SpaceUsage spaceUsage(Subject subject) {
     return spaceUsage.get(subject);
+  }
+
+  /**
+   * One listing of every namespace: limits on its descriptor, tables and regions (see
+   * {@link #namespace(String)}). Made by the resync only when some tenant of the cluster declares
+   * namespace limits.
+   */
+  public void refreshNamespaces() throws IOException {
+    namespaces = call("namespaces", QuotaBackend::namespaces);
+  }
+
+  /**
+   * A namespace as of the last listing; listed now if there was none yet. Empty when HBase has no
+   * such namespace.
+   */
+  public java.util.Optional<NamespaceState> namespace(String name) throws IOException {
+    Map<String, NamespaceState> listed = namespaces;
+    if (listed == null) {
+      refreshNamespaces();
+      listed = namespaces;
+    }
+    return java.util.Optional.ofNullable(listed.get(name));
+  }
+
+  /** The cluster-wide throttle policy as HBase holds it now. */
+  public RegionServerPolicy readRegionServerPolicy() throws IOException {
+    return call("regionServerPolicy", QuotaBackend::readRegionServerPolicy);
+  }
+
+  /** One change to the cluster-wide throttle policy. */
+  public void apply(RegionServerPolicy.Op op) throws IOException {
+    call("setRegionServerPolicy", b -> {
+      b.apply(op);
+      return null;
+    });
+    metrics.quotaWrite(id, op.getClass().getSimpleName());
+  }
+
+  /** The last namespace listing (null: none made yet). */
+  public Map<String, NamespaceState> listedNamespaces() {
+    return namespaces;
+  }
+
+  /** The limits on one namespace's descriptor, read now (empty: no such namespace). */
+  public java.util.Optional<NamespaceLimits> readNamespaceLimits(String name) throws IOException {
+    return call("namespaceLimits", b -> b.namespaceLimits(name));
+  }
+
+  /**
+   * Writes a namespace's limits (false: no such namespace) and records them in the listing, so
+   * that status shows them before the next listing.
+   */
+  public boolean writeNamespaceLimits(String name, NamespaceLimits limits) throws IOException {
+    boolean done = call("setNamespaceLimits", b -> b.setNamespaceLimits(name, limits));
+    if (done) {
+      metrics.quotaWrite(id, "SetNamespaceLimits");
+    }
+    Map<String, NamespaceState> listed = namespaces;
+    if (done && listed != null) {
+      Map<String, NamespaceState> next = new java.util.HashMap<>(listed);
+      NamespaceState was = listed.get(name);
+      next.put(name, new NamespaceState(name, limits, was == null ? 0 : was.tables(), was == null ? 0 : was.regions()));
+      namespaces = next;
+    }
+    return done;
   }
 
   public ClusterInfo describe() throws IOException {

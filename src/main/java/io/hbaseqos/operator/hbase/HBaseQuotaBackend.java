@@ -1,6 +1,9 @@
 package io.hbaseqos.operator.hbase;
 
 import io.hbaseqos.operator.quota.Limit;
+import io.hbaseqos.operator.quota.NamespaceLimits;
+import io.hbaseqos.operator.quota.NamespaceState;
+import io.hbaseqos.operator.quota.RegionServerPolicy;
 import io.hbaseqos.operator.quota.QuotaOp;
 import io.hbaseqos.operator.quota.SpaceLimit;
 import io.hbaseqos.operator.quota.SpaceUsage;
@@ -10,10 +13,14 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.ClusterMetrics;
 import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.NamespaceDescriptor;
+import org.apache.hadoop.hbase.NamespaceNotFoundException;
+import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ClusterConnection;
@@ -258,6 +265,81 @@ public final class HBaseQuotaBackend implements QuotaBackend {
       close.invoke(master);
     } catch (ReflectiveOperationException | RuntimeException e) {
       // only bookkeeping: the stub is shared and closed with the connection
+    }
+  }
+
+  @Override
+  public Map<String, NamespaceState> namespaces() throws IOException {
+    try (Admin admin = connection.getAdmin()) {
+      Map<String, Integer> tables = new java.util.HashMap<>();
+      for (TableName t : admin.listTableNames()) { // disabled tables too: HBase counts them against maxtables
+        tables.merge(t.getNamespaceAsString(), 1, Integer::sum);
+      }
+      Map<String, Integer> regions = new java.util.HashMap<>();
+      admin.getClusterMetrics(EnumSet.of(ClusterMetrics.Option.LIVE_SERVERS)).getLiveServerMetrics().values()
+          .forEach(sm -> sm.getRegionMetrics().keySet().forEach(r ->
+              regions.merge(RegionInfo.getTable(r).getNamespaceAsString(), 1, Integer::sum)));
+      Map<String, NamespaceState> out = new LinkedHashMap<>();
+      for (NamespaceDescriptor d : admin.listNamespaceDescriptors()) {
+        out.put(d.getName(), new NamespaceState(d.getName(), NamespaceLimits.of(d.getConfiguration()),
+            tables.getOrDefault(d.getName(), 0), regions.getOrDefault(d.getName(), 0)));
+      }
+      return out;
+    }
+  }
+
+  @Override
+  public java.util.Optional<NamespaceLimits> namespaceLimits(String namespace) throws IOException {
+    try (Admin admin = connection.getAdmin()) {
+      return java.util.Optional.of(NamespaceLimits.of(admin.getNamespaceDescriptor(namespace).getConfiguration()));
+    } catch (NamespaceNotFoundException e) {
+      return java.util.Optional.empty();
+    }
+  }
+
+  @Override
+  public boolean setNamespaceLimits(String namespace, NamespaceLimits limits) throws IOException {
+    try (Admin admin = connection.getAdmin()) {
+      NamespaceDescriptor now = admin.getNamespaceDescriptor(namespace);
+      NamespaceDescriptor.Builder next = NamespaceDescriptor.create(namespace);
+      limits.applyTo(now.getConfiguration()).forEach(next::addConfiguration);
+      admin.modifyNamespace(next.build());
+      return true;
+    } catch (NamespaceNotFoundException e) {
+      return false;
+    }
+  }
+
+  /** HBase's rows for the cluster-wide policy (QuotaTableUtil's keys; only "all" is ever read for servers). */
+  private static final byte[] REGION_SERVER_ROW = Bytes.toBytes("r.all");
+  private static final byte[] EXCEED_ROW = Bytes.toBytes("exceedThrottleQuota");
+
+  @Override
+  public RegionServerPolicy readRegionServerPolicy() throws IOException {
+    try (Table t = connection.getTable(QUOTA_TABLE); Admin admin = connection.getAdmin()) {
+      Result[] rows = t.get(List.of(new Get(REGION_SERVER_ROW).addColumn(QuotaCells.FAMILY, QuotaCells.OWN_SETTINGS),
+          new Get(EXCEED_ROW).addColumn(QuotaCells.FAMILY, QuotaCells.OWN_SETTINGS)));
+      byte[] rs = rows[0].getValue(QuotaCells.FAMILY, QuotaCells.OWN_SETTINGS);
+      byte[] exceed = rows[1].getValue(QuotaCells.FAMILY, QuotaCells.OWN_SETTINGS);
+      return new RegionServerPolicy(rs == null ? Map.of() : QuotaCells.throttles(QuotaCells.quotas(rs)),
+          exceed != null && Bytes.toBoolean(exceed), admin.isRpcThrottleEnabled());
+    }
+  }
+
+  @Override
+  public void apply(RegionServerPolicy.Op op) throws IOException {
+    try (Admin admin = connection.getAdmin()) {
+      if (op instanceof RegionServerPolicy.Op.SetThrottle set) {
+        admin.setQuota(QuotaSettingsFactory.throttleRegionServer("all", ThrottleType.valueOf(set.kind().name()),
+            set.limit().amount(), set.limit().timeUnit()));
+      } else if (op instanceof RegionServerPolicy.Op.RemoveThrottle remove) {
+        admin.setQuota(QuotaSettingsFactory.unthrottleRegionServerByThrottleType("all",
+            ThrottleType.valueOf(remove.kind().name())));
+      } else if (op instanceof RegionServerPolicy.Op.SwitchExceed exceed) {
+        admin.exceedThrottleQuotaSwitch(exceed.enable());
+      } else if (op instanceof RegionServerPolicy.Op.SwitchRpcThrottle rpc) {
+        admin.switchRpcThrottle(rpc.enable());
+      }
     }
   }
 

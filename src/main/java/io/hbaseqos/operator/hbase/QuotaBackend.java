@@ -1,5 +1,8 @@
 package io.hbaseqos.operator.hbase;
 
+import io.hbaseqos.operator.quota.NamespaceLimits;
+import io.hbaseqos.operator.quota.NamespaceState;
+import io.hbaseqos.operator.quota.RegionServerPolicy;
 import io.hbaseqos.operator.quota.QuotaOp;
 import io.hbaseqos.operator.quota.SpaceUsage;
 import io.hbaseqos.operator.quota.Subject;
@@ -34,6 +37,31 @@ public interface QuotaBackend extends AutoCloseable {
    * false).
    */
   Map<Subject, SpaceUsage> spaceUsage() throws IOException;
+
+  /**
+   * Every namespace with the table and region maximums on its descriptor, its tables and its
+   * regions online: one namespace listing, one table listing and one cluster-metrics call.
+   */
+  Map<String, NamespaceState> namespaces() throws IOException;
+
+  /** The limits on one namespace's descriptor, read now; empty when the namespace does not exist. */
+  java.util.Optional<NamespaceLimits> namespaceLimits(String namespace) throws IOException;
+
+  /**
+   * Sets (or removes, where null) both maximums on a namespace's descriptor, keeping its other
+   * settings: the descriptor is read, changed and written back. False when the namespace does not
+   * exist.
+   */
+  boolean setNamespaceLimits(String namespace, NamespaceLimits limits) throws IOException;
+
+  /**
+   * The cluster-wide policy as HBase holds it: the RegionServer throttles ({@code r.all} row),
+   * the exceed-throttle switch ({@code exceedThrottleQuota} row) and the RPC throttle switch.
+   */
+  RegionServerPolicy readRegionServerPolicy() throws IOException;
+
+  /** One change to the cluster-wide policy. */
+  void apply(RegionServerPolicy.Op op) throws IOException;
 
   ClusterInfo describe() throws IOException;
 

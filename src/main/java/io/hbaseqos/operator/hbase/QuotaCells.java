@@ -71,6 +71,19 @@ final class QuotaCells {
 
   /** Settings of one cell: throttles, the bypass and the space limit. */
   static SubjectQuota of(Subject s, QuotaProtos.Quotas q) {
+    Map<ThrottleKind, Limit> throttles = throttles(q);
+    SpaceLimit space = null;
+    if (q.hasSpace() && q.getSpace().hasSoftLimit() && !q.getSpace().getRemove() && q.getSpace().getSoftLimit() > 0
+        && q.getSpace().hasViolationPolicy()) {
+      space = new SpaceLimit(Math.min(SpaceLimit.MAX_BYTES, q.getSpace().getSoftLimit()),
+          SpaceLimit.Policy.valueOf(q.getSpace().getViolationPolicy().name()));
+    }
+    return new SubjectQuota(s, throttles, q.hasBypassGlobals() && q.getBypassGlobals(),
+        s.kind() == Subject.Kind.USER && q.hasBypassGlobals(), space);
+  }
+
+  /** The throttles a cell's settings hold, by type. */
+  static Map<ThrottleKind, Limit> throttles(QuotaProtos.Quotas q) {
     Map<ThrottleKind, Limit> throttles = new EnumMap<>(ThrottleKind.class);
     if (q.hasThrottle()) {
       QuotaProtos.Throttle t = q.getThrottle();
@@ -83,14 +96,7 @@ final class QuotaCells {
         }
       }
     }
-    SpaceLimit space = null;
-    if (q.hasSpace() && q.getSpace().hasSoftLimit() && !q.getSpace().getRemove() && q.getSpace().getSoftLimit() > 0
-        && q.getSpace().hasViolationPolicy()) {
-      space = new SpaceLimit(Math.min(SpaceLimit.MAX_BYTES, q.getSpace().getSoftLimit()),
-          SpaceLimit.Policy.valueOf(q.getSpace().getViolationPolicy().name()));
-    }
-    return new SubjectQuota(s, throttles, q.hasBypassGlobals() && q.getBypassGlobals(),
-        s.kind() == Subject.Kind.USER && q.hasBypassGlobals(), space);
+    return throttles;
   }
 
   /** The settings stored in a cell's bytes ({@code PBUF} + protobuf). */

@@ -1,6 +1,9 @@
 package io.hbaseqos.operator.reconciler;
 
 import io.hbaseqos.operator.api.Conditions;
+import io.hbaseqos.operator.api.DesiredQuotas;
+import io.hbaseqos.operator.quota.RegionServerPolicy;
+import java.io.IOException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.hbaseqos.operator.api.HBaseCluster;
 import io.hbaseqos.operator.api.HBaseClusterStatus;
@@ -190,6 +193,11 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
         info.quotasEnabled() ? "hbase:quota exists" : "quotas are off, as declared", gen, now);
     if (info.quotasEnabled()) {
       checkRefreshPeriod(hc, old, st, info, gen, now);
+      String refused = applyThrottlePolicy(hc, old, st, state, gen, now);
+      if (refused != null) {
+        Conditions.set(st, Conditions.READY, false, "ThrottlePolicyRefused", refused, gen, now);
+        return finish(hc, context, old, st, gen);
+      }
     }
     String msg = info.rpcThrottleEnabled() ? "quotas are managed"
         : "quotas are managed, but RPC throttling is switched off in HBase (switch_rpc_throttle): limits are stored, not enforced";
@@ -218,6 +226,61 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
         }
         Conditions.set(st, Conditions.REFRESH_PERIOD, "False", "Mismatch", r.message(), gen, now);
       }
+    }
+  }
+
+  /**
+   * Makes HBase hold the declared cluster-wide policy (RegionServer throttles, exceed-throttle,
+   * RPC throttling) and reports it. Read once per reconcile (after each resync) only when a policy
+   * is declared; written only where HBase differs. Returns why HBase refused a change, or null.
+   */
+  private String applyThrottlePolicy(HBaseCluster hc, HBaseClusterStatus old, HBaseClusterStatus st, ClusterState state,
+      Long gen, Instant now) {
+    RegionServerPolicy desired;
+    try {
+      desired = DesiredQuotas.throttlePolicy(hc.getSpec());
+    } catch (DesiredQuotas.Invalid e) {
+      return null; // validate() has reported it
+    }
+    if (desired.throttles() == null && desired.exceedThrottle() == null && desired.rpcThrottle() == null) {
+      st.setRegionServerThrottles(null);
+      st.setExceedThrottleEnabled(null);
+      Conditions.remove(st, Conditions.THROTTLE_POLICY);
+      return null;
+    }
+    try {
+      RegionServerPolicy actual = state.readRegionServerPolicy();
+      List<RegionServerPolicy.Op> ops = RegionServerPolicy.plan(desired, actual);
+      for (RegionServerPolicy.Op op : ops) {
+        state.apply(op);
+      }
+      if (!ops.isEmpty()) {
+        boolean drift = Objects.equals(old.getObservedGeneration(), gen)
+            && "Applied".equals(Conditions.reason(old, Conditions.THROTTLE_POLICY));
+        actual = state.readRegionServerPolicy();
+        if (drift) {
+          metrics.driftCorrected(ClusterConnections.key(hc));
+          events.warning(hc, "DriftCorrected", "restored the cluster-wide throttle policy to " + desired.describe()
+              + " (changed outside the operator)");
+        } else {
+          events.normal(hc, "ThrottlePolicyApplied", desired.describe());
+        }
+      }
+      st.setRegionServerThrottles(actual.throttles().entrySet().stream().sorted(java.util.Map.Entry.comparingByKey())
+          .map(e -> new io.hbaseqos.operator.api.AppliedThrottle(e.getKey().name(),
+              io.hbaseqos.operator.quota.LimitSyntax.format(e.getKey(), e.getValue()), e.getValue().scope().name()))
+          .toList());
+      st.setExceedThrottleEnabled(actual.exceedThrottle());
+      st.setRpcThrottleEnabled(actual.rpcThrottle());
+      Conditions.set(st, Conditions.THROTTLE_POLICY, true, "Applied", "HBase holds " + desired.describe(), gen, now);
+      return null;
+    } catch (IOException e) {
+      String msg = "HBase refused the cluster-wide throttle policy: " + io.hbaseqos.operator.cluster.Errors.rootMessage(e);
+      if (!Objects.equals(msg, old.condition(Conditions.THROTTLE_POLICY).map(c -> c.getMessage()).orElse(null))) {
+        events.warning(hc, "ThrottlePolicyRefused", msg);
+      }
+      Conditions.set(st, Conditions.THROTTLE_POLICY, false, "Refused", msg, gen, now);
+      return msg;
     }
   }
 
@@ -304,6 +367,11 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
         || hc.getSpec().getConnection().getZookeeperQuorum() == null) {
       errors.add("spec.connection.zookeeperQuorum: is required");
       return errors;
+    }
+    try {
+      DesiredQuotas.throttlePolicy(hc.getSpec());
+    } catch (DesiredQuotas.Invalid e) {
+      errors.add(e.getMessage());
     }
     QuotaSettingsSpec q = hc.getSpec().getQuotas();
     if (q != null) {

@@ -24,6 +24,9 @@ import io.hbaseqos.operator.quota.QuotaOp;
 import io.hbaseqos.operator.quota.Subject;
 import io.hbaseqos.operator.quota.SubjectQuota;
 import io.hbaseqos.operator.sync.QuotaSync;
+import io.hbaseqos.operator.sync.NamespaceSync;
+import io.hbaseqos.operator.quota.NamespaceLimits;
+import io.hbaseqos.operator.api.NamespaceStatus;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -228,6 +231,7 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
     p.st.setSummary(null);
     p.st.setBypassGlobals(null);
     p.st.setSpace(null);
+    p.st.setNamespace(null);
     return false;
   }
 
@@ -296,6 +300,53 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
     SpaceStatuses.report(p.tq, p.old, p.st, desired.subject(), inHBase.space(), cluster.spaceUsage(desired.subject()),
         p.gen, p.now, events, metrics);
     p.ready(true, "Synced", "throttles applied to HBase cluster " + p.tq.getSpec().getClusterRef().getName());
+    namespaceLimits(p, cluster, desired.subject());
+  }
+
+  /**
+   * A namespace's table and region maximums, when the spec declares them (or declared them: then
+   * they are removed). A namespace HBase does not have makes the tenant not Ready until it exists.
+   */
+  private void namespaceLimits(Pass p, ClusterState cluster, Subject subject) throws IOException {
+    NamespaceLimits desired = DesiredQuotas.namespaceLimits(p.tq.getSpec());
+    String ns = subject.namespace();
+    if (desired == null) {
+      if (p.old.getNamespace() != null) {
+        if (NamespaceSync.remove(cluster, ns)) {
+          events.normal(p.tq, "NamespaceLimitsRemoved", "removed maxtables and maxregions from namespace " + ns
+              + ": spec.namespaceLimits was taken out");
+        }
+        p.st.setNamespace(null);
+      }
+      return;
+    }
+    NamespaceStatus was = p.old.getNamespace();
+    boolean settled = Objects.equals(p.old.getObservedGeneration(), p.gen) && Conditions.isTrue(p.old, Conditions.READY)
+        && was != null && Boolean.TRUE.equals(was.getExists()) && Objects.equals(was.getMaxTables(), desired.maxTables())
+        && Objects.equals(was.getMaxRegions(), desired.maxRegions());
+    NamespaceSync.Outcome out = NamespaceSync.sync(cluster, ns, desired, settled);
+    switch (out.result()) {
+      case NAMESPACE_MISSING -> {
+        String msg = "namespace " + ns + " does not exist in HBase: " + desired.describe()
+            + " is written once it is created";
+        p.st.setNamespace(NamespaceStatus.missing(ns));
+        transition(p, "NamespaceNotFound", msg);
+        p.ready(false, "NamespaceNotFound", msg);
+        return;
+      }
+      case WRITTEN -> events.normal(p.tq, "NamespaceLimitsApplied", "namespace " + ns + ": " + desired.describe()
+          + " (was " + out.found().describe() + ")");
+      case DRIFT_CORRECTED -> {
+        metrics.driftCorrected(Ownership.clusterKeyOf(p.tq));
+        p.st.setDriftCorrections((p.old.getDriftCorrections() == null ? 0 : p.old.getDriftCorrections()) + 1);
+        p.st.setLastDriftTime(p.now.toString());
+        events.warning(p.tq, "DriftCorrected", "restored namespace " + ns + " to " + desired.describe() + " (found "
+            + out.found().describe() + ", changed outside the operator)");
+      }
+      case UNCHANGED -> { }
+    }
+    NamespaceStatus now = NamespaceStatus.of(out.state());
+    p.st.setNamespace(now.sameReading(was) ? was : now);
   }
 
   /** An event when the Ready reason changes (not on every retry). */
@@ -341,6 +392,12 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
         return released(tq, subject); // the cluster's identity showed another claimant
       }
       QuotaSync.Outcome out = sync.remove(cluster, subject);
+      if (spec != null && (spec.getNamespaceLimits() != null
+          || (tq.getStatus() != null && tq.getStatus().getNamespace() != null))
+          && NamespaceSync.remove(cluster, subject.namespace())) {
+        LOG.infof("removed the limits of namespace %s for deleted TenantQuota %s/%s", subject.namespace(),
+            tq.getMetadata().getNamespace(), tq.getMetadata().getName());
+      }
       if (out.wrote()) {
         LOG.infof("removed %s from %s for deleted TenantQuota %s/%s", out.found().describe(), ClusterConnections.key(hc),
             tq.getMetadata().getNamespace(), tq.getMetadata().getName());

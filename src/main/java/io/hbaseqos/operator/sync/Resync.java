@@ -5,6 +5,7 @@ import io.hbaseqos.operator.api.DesiredQuotas;
 import io.hbaseqos.operator.api.HBaseCluster;
 import io.hbaseqos.operator.api.QuotaSettingsSpec;
 import io.hbaseqos.operator.api.SpaceStatus;
+import io.hbaseqos.operator.api.NamespaceStatus;
 import io.hbaseqos.operator.api.TenantQuota;
 import io.hbaseqos.operator.cluster.ClusterConnections;
 import io.hbaseqos.operator.cluster.ClusterState;
@@ -13,6 +14,7 @@ import io.hbaseqos.operator.metrics.OperatorMetrics;
 import io.hbaseqos.operator.ownership.Ownership;
 import io.hbaseqos.operator.ownership.RetainedSubjects;
 import io.hbaseqos.operator.quota.Durations;
+import io.hbaseqos.operator.quota.NamespaceState;
 import io.hbaseqos.operator.quota.QuotaDiff;
 import io.hbaseqos.operator.quota.Subject;
 import io.hbaseqos.operator.quota.SubjectQuota;
@@ -184,6 +186,15 @@ public final class Resync implements AutoCloseable {
       usageProblem = "could not read space quota usage from the HBase master: " + Errors.rootMessage(e);
       LOG.debugf("%s: %s", key, usageProblem);
     }
+    if (ownership.tenantsOf(key).stream().anyMatch(Resync::managesNamespaceLimits)) {
+      try {
+        state.refreshNamespaces();
+      } catch (IOException | RuntimeException e) {
+        String p = "could not list the namespaces of HBase: " + Errors.rootMessage(e);
+        usageProblem = usageProblem == null ? p : usageProblem;
+        LOG.debugf("%s: %s", key, p);
+      }
+    }
     Map<Subject, SubjectQuota> snapshot = state.snapshot();
     askTenants(key, state, snapshot, wasAvailable);
     String problem = repairEmptyRows(key, state, snapshot);
@@ -238,10 +249,38 @@ public final class Resync implements AutoCloseable {
       } catch (DesiredQuotas.Invalid e) {
         differs = false; // holds what HBase has until its spec is fixed
       }
+      if (managesNamespaceLimits(tq) && !usageMoved && !differs) {
+        usageMoved = namespaceMoved(state, tq);
+      }
       if (!wasAvailable || !settled || (differs && ownership.owns(tq)) || (usageMoved && ownership.owns(tq))) {
         notifyTenant(tq);
       }
     }
+  }
+
+  /** A tenant that declares namespace limits, or declared them and still reports them. */
+  private static boolean managesNamespaceLimits(TenantQuota tq) {
+    return (tq.getSpec() != null && tq.getSpec().getNamespaceLimits() != null)
+        || (tq.getStatus() != null && tq.getStatus().getNamespace() != null);
+  }
+
+  /**
+   * Whether the namespace listing reads differently from the tenant's status: limits changed
+   * outside the operator, counts in use, or the namespace created or dropped.
+   */
+  private static boolean namespaceMoved(ClusterState state, TenantQuota tq) {
+    String ns = tq.getSpec() == null || tq.getSpec().getSubject() == null ? null
+        : tq.getSpec().getSubject().getNamespace();
+    NamespaceStatus st = tq.getStatus() == null ? null : tq.getStatus().getNamespace();
+    if (ns == null || tq.getSpec().getNamespaceLimits() == null) {
+      return st != null; // a declaration taken back: its limits are still to be removed
+    }
+    Map<String, NamespaceState> listing = state.listedNamespaces();
+    if (listing == null) {
+      return false; // no listing yet: nothing to compare
+    }
+    NamespaceState listed = listing.get(ns);
+    return !(listed == null ? NamespaceStatus.missing(ns) : NamespaceStatus.of(listed)).sameReading(st);
   }
 
   /**

@@ -87,6 +87,23 @@ class DesiredQuotasTest {
   }
 
   @Test
+  void namespaceLimitsAreANamespaceSubjectsAndAtLeastOne() throws Exception {
+    TenantQuotaSpec onTable = spec(new QuotaSubject(null, null, "ns:t"));
+    onTable.setNamespaceLimits(new NamespaceLimitsSpec(5L, null));
+    assertThatThrownBy(() -> DesiredQuotas.from(onTable)).hasMessageContaining("spec.namespaceLimits")
+        .hasMessageContaining("namespace subject");
+    TenantQuotaSpec zero = spec(new QuotaSubject(null, "ns", null));
+    zero.setNamespaceLimits(new NamespaceLimitsSpec(0L, -2L));
+    assertThatThrownBy(() -> DesiredQuotas.from(zero)).hasMessageContaining("spec.namespaceLimits.maxTables: must be at least 1")
+        .hasMessageContaining("spec.namespaceLimits.maxRegions: must be at least 1");
+    TenantQuotaSpec ok = spec(new QuotaSubject(null, "ns", null));
+    ok.setNamespaceLimits(new NamespaceLimitsSpec(5L, null));
+    assertThat(DesiredQuotas.from(ok).throttles()).isEmpty(); // namespace limits alone are a whole declaration
+    assertThat(DesiredQuotas.namespaceLimits(ok)).isEqualTo(new io.hbaseqos.operator.quota.NamespaceLimits(5L, null));
+    assertThat(DesiredQuotas.namespaceLimits(spec(new QuotaSubject(null, "ns", null)))).isNull();
+  }
+
+  @Test
   void emptyAndMissingPartsAreRejected() {
     assertThatThrownBy(() -> DesiredQuotas.from(spec(new QuotaSubject("u", null, null))))
         .hasMessageContaining("at least one throttle");

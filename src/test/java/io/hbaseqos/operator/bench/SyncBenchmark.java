@@ -38,7 +38,9 @@ import org.apache.hadoop.hbase.quotas.ThrottleSettings;
  *       writes during idle resyncs, and the operator's heap.
  * </ul>
  * With {@code --space true} every other TenantQuota is a table with a space quota instead of a
- * user with a throttle, so the idle resync also reads every space quota's usage.
+ * user with a throttle, and every fourth a namespace with a throttle and namespace limits (the
+ * namespaces are created in HBase first), so the idle resync also reads every space quota's usage
+ * and lists the namespaces.
  * Run: {@code bin/benchmark sync [--changes 200] [--tenants 1000,10000] [--resync 10] [--space false]}
  */
 public final class SyncBenchmark {
@@ -46,8 +48,26 @@ public final class SyncBenchmark {
 
   static boolean space;
 
-  /** Tenant i: a user with a throttle, or with --space every other one a table with a space quota. */
+  /** The HBase namespace of tenant i when it is a namespace tenant (--space). */
+  static String hbaseNamespace(int n, int i) {
+    return "bn" + n + "x" + i;
+  }
+
+  static boolean namespaceTenant(int i) {
+    return space && i % 4 == 2;
+  }
+
+  /**
+   * Tenant i: a user with a throttle, or with --space every other one a table with a space quota
+   * and every fourth a namespace with a throttle and namespace limits.
+   */
   static TenantQuota benchTenant(String ns, int n, int i) {
+    if (namespaceTenant(i)) {
+      TenantQuota tq = tenant(ns, "t" + i, "hb", io.hbaseqos.operator.support.Resources.namespace(hbaseNamespace(n, i)),
+          t(ThrottleKind.REQUEST_NUMBER, "100req/sec"));
+      tq.getSpec().setNamespaceLimits(new io.hbaseqos.operator.api.NamespaceLimitsSpec(100L, 1000L));
+      return tq;
+    }
     if (space && i % 2 == 1) {
       TenantQuota tq = tenant(ns, "t" + i, "hb", io.hbaseqos.operator.support.Resources.table("default:bench" + n + "_" + i));
       tq.getSpec().setSpace(new io.hbaseqos.operator.api.SpaceSpec("1G",
@@ -60,7 +80,8 @@ public final class SyncBenchmark {
   /** How many of the benchmark's subjects HBase holds. */
   static int inHBase(Admin admin, int n) throws java.io.IOException {
     int users = admin.getQuota(new QuotaFilter().setUserFilter("b" + n + "-.*")).size();
-    return space ? users + admin.getQuota(new QuotaFilter().setTableFilter("bench" + n + "_.*")).size() : users;
+    return space ? users + admin.getQuota(new QuotaFilter().setTableFilter("bench" + n + "_.*")).size()
+        + admin.getQuota(new QuotaFilter().setNamespaceFilter("bn" + n + "x.*")).size() : users;
   }
 
   public static void main(String[] args) throws Exception {
@@ -132,6 +153,19 @@ public final class SyncBenchmark {
     String ns = KubeApi.newNamespace("bench-" + n);
     try {
       k8s.resource(cluster(ns, "hb", hbase.connectionSpec(), resync + "s")).create();
+      if (space) {
+        long n0 = System.nanoTime();
+        int created = 0;
+        try (Admin admin = hbase.admin()) {
+          for (int i = 0; i < n; i++) {
+            if (namespaceTenant(i)) {
+              admin.createNamespace(org.apache.hadoop.hbase.NamespaceDescriptor.create(hbaseNamespace(n, i)).build());
+              created++;
+            }
+          }
+        }
+        System.out.printf("scale %d: created %d HBase namespaces in %.1f s%n", n, created, (System.nanoTime() - n0) / 1e9);
+      }
       long c0 = System.nanoTime();
       ExecutorService pool = Executors.newFixedThreadPool(16);
       List<Future<?>> fs = new ArrayList<>();
@@ -194,9 +228,12 @@ public final class SyncBenchmark {
         Map<String, String> rv2 = versions(k8s, ns);
         long statusWrites = rv2.entrySet().stream().filter(e -> !e.getValue().equals(rv.get(e.getKey()))).count();
         System.out.printf("scale %d%s: idle, %d resync periods of %d s: hbase:quota scans %.0f, space usage reads %.0f, "
-                + "setQuota %.0f, cluster-info calls %.0f, status writes %d%n", n, space ? " (half with space quotas)" : "",
+                + "namespace listings %.0f, setQuota %.0f, namespace descriptor reads %.0f and writes %.0f, "
+                + "cluster-info calls %.0f, status writes %d%n", n,
+            space ? " (half with space quotas, a quarter namespaces with limits)" : "",
             periods, resync, delta(before, after, "readAll"), delta(before, after, "spaceUsage"),
-            delta(before, after, "setQuota"), delta(before, after, "describe"), statusWrites);
+            delta(before, after, "namespaces"), delta(before, after, "setQuota"), delta(before, after, "namespaceLimits"),
+            delta(before, after, "setNamespaceLimits"), delta(before, after, "describe"), statusWrites);
         System.out.printf("scale %d: operator heap after GC %.0f MiB%n", n, heapAfterGc(op) / 1048576.0);
       }
     } finally {

@@ -47,7 +47,7 @@ public final class EmbeddedDemo {
     String ns = "demo";
     Kubectl.run("create", "namespace", ns);
     step("kubectl apply -n demo -f examples/   (HBaseCluster pointed at ZooKeeper " + hbase.quorum() + ")");
-    Kubectl.Result r = Kubectl.run("apply", "-n", ns, "-f", Examples.withQuorum(hbase.quorum()).toString());
+    Kubectl.Result r = Kubectl.run("apply", "-n", ns, "-f", Examples.forHBase(hbase).toString());
     System.out.print(indent(r.output()));
     Instant deadline = Instant.now().plus(Duration.ofSeconds(90));
     while (Instant.now().isBefore(deadline) && !allReady(k8s, ns)) {

@@ -255,6 +255,87 @@ public final class MemoryQuotaTable implements QuotaBackend {
     return Map.copyOf(usage);
   }
 
+  /** Namespaces the model holds: each descriptor's configuration, as a test sets it. */
+  public final Map<String, Map<String, String>> namespaces = new java.util.concurrent.ConcurrentHashMap<>();
+  /** Tables and regions per namespace, as a test sets them. */
+  public final Map<String, int[]> namespaceCounts = new java.util.concurrent.ConcurrentHashMap<>();
+  public final AtomicInteger namespaceListings = new AtomicInteger();
+  public final AtomicInteger namespaceWrites = new AtomicInteger();
+
+  @Override
+  public Map<String, io.hbaseqos.operator.quota.NamespaceState> namespaces() throws IOException {
+    check();
+    namespaceListings.incrementAndGet();
+    Map<String, io.hbaseqos.operator.quota.NamespaceState> out = new java.util.TreeMap<>();
+    namespaces.forEach((ns, conf) -> {
+      int[] c = namespaceCounts.getOrDefault(ns, new int[2]);
+      out.put(ns, new io.hbaseqos.operator.quota.NamespaceState(ns,
+          io.hbaseqos.operator.quota.NamespaceLimits.of(conf), c[0], c[1]));
+    });
+    return out;
+  }
+
+  @Override
+  public java.util.Optional<io.hbaseqos.operator.quota.NamespaceLimits> namespaceLimits(String namespace)
+      throws IOException {
+    check();
+    Map<String, String> conf = namespaces.get(namespace);
+    return conf == null ? java.util.Optional.empty()
+        : java.util.Optional.of(io.hbaseqos.operator.quota.NamespaceLimits.of(conf));
+  }
+
+  @Override
+  public boolean setNamespaceLimits(String namespace, io.hbaseqos.operator.quota.NamespaceLimits limits)
+      throws IOException {
+    check();
+    beforeWrite.run();
+    Map<String, String> conf = namespaces.get(namespace);
+    if (conf == null) {
+      return false;
+    }
+    namespaceWrites.incrementAndGet();
+    namespaces.put(namespace, new java.util.concurrent.ConcurrentHashMap<>(limits.applyTo(conf)));
+    return true;
+  }
+
+  /** The cluster-wide policy the model holds (RegionServer throttles, the two switches). */
+  public volatile io.hbaseqos.operator.quota.RegionServerPolicy regionServerPolicy =
+      new io.hbaseqos.operator.quota.RegionServerPolicy(Map.of(), false, true);
+
+  @Override
+  public io.hbaseqos.operator.quota.RegionServerPolicy readRegionServerPolicy() throws IOException {
+    check();
+    return regionServerPolicy;
+  }
+
+  @Override
+  public synchronized void apply(io.hbaseqos.operator.quota.RegionServerPolicy.Op op) throws IOException {
+    check();
+    beforeWrite.run();
+    writes.incrementAndGet();
+    var p = regionServerPolicy;
+    var t = new java.util.EnumMap<io.hbaseqos.operator.quota.ThrottleKind, io.hbaseqos.operator.quota.Limit>(
+        io.hbaseqos.operator.quota.ThrottleKind.class);
+    t.putAll(p.throttles());
+    if (op instanceof io.hbaseqos.operator.quota.RegionServerPolicy.Op.SetThrottle s) {
+      t.put(s.kind(), s.limit());
+    } else if (op instanceof io.hbaseqos.operator.quota.RegionServerPolicy.Op.RemoveThrottle r) {
+      t.remove(r.kind());
+    }
+    boolean exceed = p.exceedThrottle();
+    if (op instanceof io.hbaseqos.operator.quota.RegionServerPolicy.Op.SwitchExceed e) {
+      if (e.enable() && io.hbaseqos.operator.quota.RegionServerPolicy.exceedRefusal(t) != null) {
+        throw new IOException(io.hbaseqos.operator.quota.RegionServerPolicy.exceedRefusal(t)); // as HBase checks
+      }
+      exceed = e.enable();
+    } else if (exceed && io.hbaseqos.operator.quota.RegionServerPolicy.exceedRefusal(t) != null) {
+      throw new IOException("exceed throttle is on: " + io.hbaseqos.operator.quota.RegionServerPolicy.exceedRefusal(t));
+    }
+    boolean rpc = op instanceof io.hbaseqos.operator.quota.RegionServerPolicy.Op.SwitchRpcThrottle r ? r.enable()
+        : p.rpcThrottle();
+    regionServerPolicy = new io.hbaseqos.operator.quota.RegionServerPolicy(t, exceed, rpc);
+  }
+
   @Override
   public ClusterInfo describe() throws IOException {
     check();

@@ -195,6 +195,28 @@ class CrdValidationIT {
   }
 
   @Test
+  void namespaceLimitsOnNamespacesAreAccepted() {
+    create(tenant("nslimits-both", "{namespace: ns3}", "[]", "namespaceLimits: {maxTables: 10, maxRegions: 500}"));
+    create(tenant("nslimits-one", "{namespace: ns4}", "[{type: REQUEST_NUMBER, limit: 5req/sec}]",
+        "namespaceLimits: {maxTables: 1}"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "limits on a table | {table: t} | 'namespaceLimits: {maxTables: 5}' | namespaceLimits apply to a namespace subject",
+      "limits on a user | {user: a} | 'namespaceLimits: {maxTables: 5}' | namespaceLimits apply to a namespace subject",
+      "limits on a user+namespace | {user: a, namespace: ns} | 'namespaceLimits: {maxTables: 5}' | namespaceLimits apply to a namespace subject",
+      "zero tables | {namespace: ns} | 'namespaceLimits: {maxTables: 0}' | maxTables must be at least 1",
+      "negative tables | {namespace: ns} | 'namespaceLimits: {maxTables: -3}' | maxTables must be at least 1",
+      "negative regions | {namespace: ns} | 'namespaceLimits: {maxRegions: -1}' | maxRegions must be at least 1",
+      "not a number | {namespace: ns} | 'namespaceLimits: {maxRegions: ten}' | must be of type integer",
+  })
+  void invalidNamespaceLimitsAreRejected(String what, String subject, String limits, String message) {
+    String name = "badnslimits-" + Integer.toHexString(what.hashCode());
+    assertRefused(name, tenant(name, subject, "[]", limits), message);
+  }
+
+  @Test
   void missingClusterRefAndBadPolicyAreRejected() {
     assertThatThrownBy(() -> create("""
         apiVersion: hbaseqos.io/v1alpha1
@@ -292,6 +314,49 @@ class CrdValidationIT {
     @SuppressWarnings("unchecked")
     Map<String, Object> conn = (Map<String, Object>) spec.get("connection");
     assertThat(conn).containsEntry("znodeParent", "/hbase");
+  }
+
+  static String policy(String name, String throttlePolicy) {
+    return """
+        apiVersion: hbaseqos.io/v1alpha1
+        kind: HBaseCluster
+        metadata: {name: %s, namespace: %s}
+        spec:
+          connection: {zookeeperQuorum: zk-0}
+          throttlePolicy: %s
+        """.formatted(name, ns, throttlePolicy);
+  }
+
+  @Test
+  void theThrottlePolicyExampleIsAccepted() throws Exception {
+    String example = java.nio.file.Files.readString(io.hbaseqos.operator.support.Paths.projectDir()
+        .resolve("examples/policy/hbasecluster-throttle-policy.yaml"));
+    create(example.replace("name: demo", "name: policy-example\n  namespace: " + ns));
+    create(policy("policy-rs-only", "{regionServer: [{type: REQUEST_SIZE, limit: 100M/sec}]}"));
+    create(policy("policy-rpc-only", "{rpcThrottle: Disabled}"));
+    create(policy("policy-request", "{regionServer: [{type: REQUEST_NUMBER, value: 5000}], exceedThrottle: Enabled}"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "exceed without throttles | {exceedThrottle: Enabled} | needs a RegionServer throttle that counts reads",
+      "exceed without a write throttle | {regionServer: [{type: READ_NUMBER, limit: 10req/sec}], exceedThrottle: Enabled} | needs a RegionServer throttle that counts writes",
+      "exceed without a read throttle | {regionServer: [{type: WRITE_SIZE, limit: 10M/sec}], exceedThrottle: Enabled} | needs a RegionServer throttle that counts reads",
+      "exceed with handler time only | {regionServer: [{type: REQUEST_HANDLER_USAGE_MS, limit: 100ms/sec}], exceedThrottle: Enabled} | counts reads",
+      "exceed per minute | {regionServer: [{type: READ_NUMBER, limit: 10req/sec}, {type: WRITE_NUMBER, limit: 600req/min}], exceedThrottle: Enabled} | every request, read and write RegionServer throttle per second",
+      "exceed per hour, structured | {regionServer: [{type: REQUEST_NUMBER, value: 10, timeUnit: hour}], exceedThrottle: Enabled} | per second",
+      "cluster scope | {regionServer: [{type: READ_NUMBER, limit: 10req/sec, scope: CLUSTER}]} | scope CLUSTER is not allowed",
+      "a type twice | {regionServer: [{type: READ_NUMBER, limit: 10req/sec}, {type: READ_NUMBER, limit: 20req/sec}]} | each throttle type may appear only once",
+      "bad limit | {regionServer: [{type: READ_NUMBER, limit: 10M/sec}]} | wrong unit",
+      "zero limit | {regionServer: [{type: READ_NUMBER, limit: 0req/sec}]} | greater than 0",
+      "unknown switch | {rpcThrottle: On} | Unsupported value: \"On\"",
+  })
+  void invalidThrottlePoliciesAreRejected(String what, String throttlePolicy, String message) {
+    String name = "badpolicy-" + Integer.toHexString(what.hashCode());
+    assertThatThrownBy(() -> create(policy(name, throttlePolicy))).isInstanceOf(KubernetesClientException.class)
+        .hasMessageContaining(message);
+    assertThat(k8s.genericKubernetesResources("hbaseqos.io/v1alpha1", "HBaseCluster").inNamespace(ns).withName(name)
+        .get()).isNull();
   }
 
   static String topology(String name, String regionServers) {

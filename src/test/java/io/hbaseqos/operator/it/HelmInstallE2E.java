@@ -128,11 +128,11 @@ class HelmInstallE2E {
   void theOperatorDoesItsWholeJobWithTheChartsServiceAccountAndNothingMore() throws Exception {
     String ns = newNamespace("helm-e2e");
     try (OperatorProcess op = replica("hbq-0", Map.of(), "/q/health/ready")) {
-      Kubectl.Result r = Kubectl.run("apply", "-n", ns, "-f", Examples.withQuorum(hbase.quorum()).toString());
+      Kubectl.Result r = Kubectl.run("apply", "-n", ns, "-f", Examples.forHBase(hbase).toString());
       assertThat(r.exit()).as(r.output()).isZero();
       await().atMost(90, TimeUnit.SECONDS).untilAsserted(() -> assertThat(
           k8s.resources(TenantQuota.class).inNamespace(ns).list().getItems())
-          .as(() -> op.logTail(40)).hasSize(4).allSatisfy(tq -> assertThat(ready(ns, tq.getMetadata().getName())).isTrue()));
+          .as(() -> op.logTail(40)).hasSize(5).allSatisfy(tq -> assertThat(ready(ns, tq.getMetadata().getName())).isTrue()));
       assertThat(HBaseQuotas.user("analytics")).isEqualTo(Map.of("REQUEST_NUMBER", "2500req/sec", "READ_SIZE", "10M/sec"));
 
       // GitOps: the operator never writes spec, so Argo CD sees no difference and generation stays 1

@@ -45,7 +45,7 @@ class OperatorE2E {
   @Test
   void examplesApplyThroughKubectlAndLandInHBase() throws Exception {
     String ns = KubeApi.newNamespace("e2e");
-    Kubectl.Result r = Kubectl.run("apply", "-n", ns, "-f", Examples.withQuorum(hbase.quorum()).toString());
+    Kubectl.Result r = Kubectl.run("apply", "-n", ns, "-f", Examples.forHBase(hbase).toString());
     assertThat(r.exit()).as(r.output()).isZero();
     await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> {
       for (TenantQuota tq : k8s.resources(TenantQuota.class).inNamespace(ns).list().getItems()) {
@@ -58,6 +58,11 @@ class OperatorE2E {
     assertThat(HBaseQuotas.of(null, null, "default:events"))
         .isEqualTo(Map.of("WRITE_NUMBER", "500req/sec(cluster)", "WRITE_SIZE", "50M/sec(cluster)"));
     assertThat(HBaseQuotas.of("reports", null, "usertable")).isEqualTo(Map.of("READ_CAPACITY_UNIT", "100CU/sec"));
+    assertThat(HBaseQuotas.of(null, "etl", null)).isEqualTo(Map.of("REQUEST_NUMBER", "5000req/sec"));
+    try (var admin = hbase.admin()) {
+      assertThat(admin.getNamespaceDescriptor("etl").getConfiguration())
+          .containsEntry("hbase.namespace.quota.maxtables", "20").containsEntry("hbase.namespace.quota.maxregions", "2000");
+    }
     // the calibrated example starts from its spec's limit; without load there is nothing to move it
     assertThat(HBaseQuotas.user("dashboards")).isEqualTo(Map.of("READ_NUMBER", "1000req/sec"));
 
@@ -68,7 +73,7 @@ class OperatorE2E {
       assertThat(c.getStatus().getRegionServers()).isEqualTo(1);
       assertThat(c.getStatus().getRpcThrottleEnabled()).isTrue();
       assertThat(c.getStatus().getQuotasEnabled()).isTrue();
-      assertThat(c.getStatus().getManagedQuotas()).isEqualTo(4);
+      assertThat(c.getStatus().getManagedQuotas()).isEqualTo(5);
     });
     assertThat(hc).isNotNull();
 
@@ -87,5 +92,9 @@ class OperatorE2E {
     assertThat(HBaseQuotas.of("reports", null, "usertable")).isEqualTo(Map.of("READ_CAPACITY_UNIT", "100CU/sec"));
     KubeApi.cleanUp(List.of(ns));
     assertThat(HBaseQuotas.of(null, null, "default:events")).isEmpty();
+    try (var admin = hbase.admin()) {
+      assertThat(admin.getNamespaceDescriptor("etl").getConfiguration())
+          .doesNotContainKeys("hbase.namespace.quota.maxtables", "hbase.namespace.quota.maxregions");
+    }
   }
 }

@@ -9,6 +9,27 @@ import java.nio.file.Path;
 public final class Examples {
   private Examples() {}
 
+  /** HBase namespaces the examples' namespace tenants name (the operator does not create namespaces). */
+  public static final java.util.List<String> HBASE_NAMESPACES = java.util.List.of("etl");
+
+  /**
+   * The examples pointed at {@code hbase}, whose namespaces the examples name are created first
+   * (as the example's comment tells a user to).
+   */
+  public static Path forHBase(StandaloneHBase hbase) {
+    try (org.apache.hadoop.hbase.client.Admin admin = hbase.admin()) {
+      java.util.List<String> existing = java.util.List.of(admin.listNamespaces());
+      for (String n : HBASE_NAMESPACES) {
+        if (!existing.contains(n)) {
+          admin.createNamespace(org.apache.hadoop.hbase.NamespaceDescriptor.create(n).build());
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return withQuorum(hbase.quorum());
+  }
+
   public static Path withQuorum(String quorum) {
     try {
       Path out = Files.createTempDirectory("hbaseqos-examples");

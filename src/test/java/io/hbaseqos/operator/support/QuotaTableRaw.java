@@ -52,6 +52,9 @@ public final class QuotaTableRaw {
   }
 
   static String describe(byte[] value) throws IOException {
+    if (value.length == 1) {
+      return String.valueOf(Bytes.toBoolean(value)); // the exceed-throttle switch's row
+    }
     if (value.length < 4 || !Bytes.toString(value, 0, 4).equals("PBUF")) {
       return "?" + Bytes.toStringBinary(value);
     }
