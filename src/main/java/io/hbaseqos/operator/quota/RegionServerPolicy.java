@@ -30,7 +30,11 @@ public record RegionServerPolicy(Map<ThrottleKind, Limit> throttles, Boolean exc
       ThrottleKind.WRITE_CAPACITY_UNIT);
 
   public RegionServerPolicy {
-    throttles = throttles == null ? null : Map.copyOf(throttles);
+    if (throttles != null) { // in type order, so that plans are the same from run to run
+      Map<ThrottleKind, Limit> ordered = new EnumMap<>(ThrottleKind.class);
+      ordered.putAll(throttles);
+      throttles = java.util.Collections.unmodifiableMap(ordered);
+    }
   }
 
   /**
