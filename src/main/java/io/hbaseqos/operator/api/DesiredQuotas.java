@@ -64,28 +64,9 @@ public final class DesiredQuotas {
       }
     }
     Limit.Scope defaultScope = spec.getScope() == TenantQuotaSpec.Scope.CLUSTER ? Limit.Scope.CLUSTER : Limit.Scope.MACHINE;
-    Map<ThrottleKind, Limit> throttles = new EnumMap<>(ThrottleKind.class);
-    List<ThrottleSpec> list = spec.getThrottles() == null ? List.of() : spec.getThrottles();
-    java.util.Set<ThrottleKind> seen = java.util.EnumSet.noneOf(ThrottleKind.class);
-    for (int i = 0; i < list.size(); i++) {
-      String field = "spec.throttles[" + i + "]";
-      ThrottleSpec t = list.get(i);
-      if (t == null || t.getType() == null) {
-        errors.add(new InvalidSpecException(field + ".type", "is required (one of the HBase throttle types)"));
-        continue;
-      }
-      if (!seen.add(t.getType())) {
-        errors.add(new InvalidSpecException(field + ".type", t.getType() + " appears more than once"));
-        continue;
-      }
-      Limit.Scope scope = t.getScope() == null ? defaultScope
-          : t.getScope() == TenantQuotaSpec.Scope.CLUSTER ? Limit.Scope.CLUSTER : Limit.Scope.MACHINE;
-      try {
-        throttles.put(t.getType(), limitOf(t, scope, field));
-      } catch (InvalidSpecException e) {
-        errors.add(e);
-      }
-    }
+    Map<ThrottleKind, Limit> throttles = throttles(spec.getThrottles(), "spec.throttles", (t, field) ->
+        t.getScope() == null ? defaultScope
+            : t.getScope() == TenantQuotaSpec.Scope.CLUSTER ? Limit.Scope.CLUSTER : Limit.Scope.MACHINE, errors);
     boolean bypass = Boolean.TRUE.equals(spec.getBypassGlobals());
     if (bypass && subject != null && subject.kind() != Subject.Kind.USER) {
       errors.add(new InvalidSpecException("spec.bypassGlobals", "applies to a user subject only"));
@@ -142,32 +123,14 @@ public final class DesiredQuotas {
       return new io.hbaseqos.operator.quota.RegionServerPolicy(null, null, null);
     }
     List<InvalidSpecException> errors = new ArrayList<>();
-    Map<ThrottleKind, Limit> throttles = null;
-    if (p.getRegionServer() != null) {
-      throttles = new EnumMap<>(ThrottleKind.class);
-      for (int i = 0; i < p.getRegionServer().size(); i++) {
-        String field = "spec.throttlePolicy.regionServer[" + i + "]";
-        ThrottleSpec t = p.getRegionServer().get(i);
-        if (t == null || t.getType() == null) {
-          errors.add(new InvalidSpecException(field + ".type", "is required (one of the HBase throttle types)"));
-          continue;
-        }
-        if (t.getScope() == TenantQuotaSpec.Scope.CLUSTER) {
-          errors.add(new InvalidSpecException(field + ".scope", "RegionServer throttles apply on each RegionServer: "
-              + "scope CLUSTER is not allowed"));
-          continue;
-        }
-        if (throttles.containsKey(t.getType())) {
-          errors.add(new InvalidSpecException(field + ".type", t.getType() + " appears more than once"));
-          continue;
-        }
-        try {
-          throttles.put(t.getType(), limitOf(t, Limit.Scope.MACHINE, field));
-        } catch (InvalidSpecException e) {
-          errors.add(e);
-        }
-      }
-    }
+    Map<ThrottleKind, Limit> throttles = p.getRegionServer() == null ? null
+        : throttles(p.getRegionServer(), "spec.throttlePolicy.regionServer", (t, field) -> {
+          if (t.getScope() == TenantQuotaSpec.Scope.CLUSTER) {
+            throw new InvalidSpecException(field + ".scope", "RegionServer throttles apply on each RegionServer: "
+                + "scope CLUSTER is not allowed");
+          }
+          return Limit.Scope.MACHINE;
+        }, errors);
     Boolean exceed = p.getExceedThrottle() == null ? null : p.getExceedThrottle() == ThrottlePolicySpec.Switch.Enabled;
     if (Boolean.TRUE.equals(exceed) && errors.isEmpty()) {
       String refusal = io.hbaseqos.operator.quota.RegionServerPolicy.exceedRefusal(throttles);
@@ -180,6 +143,15 @@ public final class DesiredQuotas {
     }
     return new io.hbaseqos.operator.quota.RegionServerPolicy(throttles, exceed,
         p.getRpcThrottle() == null ? null : p.getRpcThrottle() == ThrottlePolicySpec.Switch.Enabled);
+  }
+
+  /**
+   * Whether the namespace's limits are the resource's to keep: it declares them, or declared them
+   * and status still reports them (then they are to be removed).
+   */
+  public static boolean managesNamespaceLimits(TenantQuota tq) {
+    return (tq.getSpec() != null && tq.getSpec().getNamespaceLimits() != null)
+        || (tq.getStatus() != null && tq.getStatus().getNamespace() != null);
   }
 
   private static List<InvalidSpecException> namespaceLimitErrors(TenantQuotaSpec spec, Subject subject) {
@@ -201,6 +173,40 @@ public final class DesiredQuotas {
           "must be at least 1: HBase refuses 0 and negative values (leave it out for no limit)"));
     }
     return errors;
+  }
+
+  /** A throttle's scope, or why it cannot have the one it names. */
+  private interface ScopeRule {
+    Limit.Scope of(ThrottleSpec t, String field) throws InvalidSpecException;
+  }
+
+  /**
+   * A list of throttles by type, at most one each; what is wrong with an item goes to
+   * {@code errors}, named {@code field[i]...}, and the item is left out.
+   */
+  private static Map<ThrottleKind, Limit> throttles(List<ThrottleSpec> list, String field, ScopeRule scope,
+      List<InvalidSpecException> errors) {
+    Map<ThrottleKind, Limit> throttles = new EnumMap<>(ThrottleKind.class);
+    java.util.Set<ThrottleKind> seen = java.util.EnumSet.noneOf(ThrottleKind.class);
+    List<ThrottleSpec> items = list == null ? List.of() : list;
+    for (int i = 0; i < items.size(); i++) {
+      String item = field + "[" + i + "]";
+      ThrottleSpec t = items.get(i);
+      if (t == null || t.getType() == null) {
+        errors.add(new InvalidSpecException(item + ".type", "is required (one of the HBase throttle types)"));
+        continue;
+      }
+      if (!seen.add(t.getType())) {
+        errors.add(new InvalidSpecException(item + ".type", t.getType() + " appears more than once"));
+        continue;
+      }
+      try {
+        throttles.put(t.getType(), limitOf(t, scope.of(t, item), item));
+      } catch (InvalidSpecException e) {
+        errors.add(e);
+      }
+    }
+    return throttles;
   }
 
   private static Limit limitOf(ThrottleSpec t, Limit.Scope scope, String field) throws InvalidSpecException {

@@ -221,7 +221,8 @@ public class ClusterState {
    * namespace limits.
    */
   public void refreshNamespaces() throws IOException {
-    namespaces = call("namespaces", QuotaBackend::namespaces);
+    ClusterInfo i = info != null ? info : describe(); // regions are counted from the live servers' reports
+    namespaces = call("namespaces", b -> b.namespaces(i));
   }
 
   /**
@@ -273,8 +274,7 @@ public class ClusterState {
     Map<String, NamespaceState> listed = namespaces;
     if (done && listed != null) {
       Map<String, NamespaceState> next = new java.util.HashMap<>(listed);
-      NamespaceState was = listed.get(name);
-      next.put(name, new NamespaceState(name, limits, was == null ? 0 : was.tables(), was == null ? 0 : was.regions()));
+      next.put(name, listed.getOrDefault(name, NamespaceState.uncounted(name)).withLimits(limits));
       namespaces = next;
     }
     return done;

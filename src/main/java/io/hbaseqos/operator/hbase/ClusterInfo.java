@@ -8,6 +8,8 @@ import java.util.Map;
  * @param infoServers live RegionServers: server name (host,port,startcode) to host and info port
  *     (0 or less: the info server is off); read over HTTP by {@link InfoServers}, never inside an
  *     HBase call
+ * @param regionsByNamespace regions online per namespace, from the same live servers' reports
  */
 public record ClusterInfo(String version, String clusterId, int regionServers, boolean rpcThrottleEnabled,
-    boolean quotasEnabled, Map<String, Map.Entry<String, Integer>> infoServers) {}
+    boolean quotasEnabled, Map<String, Map.Entry<String, Integer>> infoServers,
+    Map<String, Integer> regionsByNamespace) {}

@@ -269,20 +269,16 @@ public final class HBaseQuotaBackend implements QuotaBackend {
   }
 
   @Override
-  public Map<String, NamespaceState> namespaces() throws IOException {
+  public Map<String, NamespaceState> namespaces(ClusterInfo info) throws IOException {
     try (Admin admin = connection.getAdmin()) {
       Map<String, Integer> tables = new java.util.HashMap<>();
       for (TableName t : admin.listTableNames()) { // disabled tables too: HBase counts them against maxtables
         tables.merge(t.getNamespaceAsString(), 1, Integer::sum);
       }
-      Map<String, Integer> regions = new java.util.HashMap<>();
-      admin.getClusterMetrics(EnumSet.of(ClusterMetrics.Option.LIVE_SERVERS)).getLiveServerMetrics().values()
-          .forEach(sm -> sm.getRegionMetrics().keySet().forEach(r ->
-              regions.merge(RegionInfo.getTable(r).getNamespaceAsString(), 1, Integer::sum)));
       Map<String, NamespaceState> out = new LinkedHashMap<>();
       for (NamespaceDescriptor d : admin.listNamespaceDescriptors()) {
         out.put(d.getName(), new NamespaceState(d.getName(), NamespaceLimits.of(d.getConfiguration()),
-            tables.getOrDefault(d.getName(), 0), regions.getOrDefault(d.getName(), 0)));
+            tables.getOrDefault(d.getName(), 0), info.regionsByNamespace().getOrDefault(d.getName(), 0)));
       }
       return out;
     }
@@ -350,8 +346,16 @@ public final class HBaseQuotaBackend implements QuotaBackend {
           ClusterMetrics.Option.CLUSTER_ID, ClusterMetrics.Option.LIVE_SERVERS));
       boolean quotas = admin.tableExists(QUOTA_TABLE);
       return new ClusterInfo(m.getHBaseVersion(), m.getClusterId(), m.getLiveServerMetrics().size(),
-          admin.isRpcThrottleEnabled(), quotas, infoServers(m));
+          admin.isRpcThrottleEnabled(), quotas, infoServers(m), regionsByNamespace(m));
     }
+  }
+
+  /** Regions online per namespace, from the live RegionServers' reports. */
+  private static Map<String, Integer> regionsByNamespace(ClusterMetrics m) {
+    Map<String, Integer> regions = new java.util.HashMap<>();
+    m.getLiveServerMetrics().values().forEach(sm -> sm.getRegionMetrics().keySet().forEach(r ->
+        regions.merge(RegionInfo.getTable(r).getNamespaceAsString(), 1, Integer::sum)));
+    return regions;
   }
 
   /** Live RegionServers: server name (host,port,startcode) to host and info port. */

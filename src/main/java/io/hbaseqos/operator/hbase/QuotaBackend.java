@@ -40,9 +40,10 @@ public interface QuotaBackend extends AutoCloseable {
 
   /**
    * Every namespace with the table and region maximums on its descriptor, its tables and its
-   * regions online: one namespace listing, one table listing and one cluster-metrics call.
+   * regions online: one namespace listing and one table listing; the regions are counted from
+   * {@code info}, the cluster's last {@link #describe()}.
    */
-  Map<String, NamespaceState> namespaces() throws IOException;
+  Map<String, NamespaceState> namespaces(ClusterInfo info) throws IOException;
 
   /** The limits on one namespace's descriptor, read now; empty when the namespace does not exist. */
   java.util.Optional<NamespaceLimits> namespaceLimits(String namespace) throws IOException;

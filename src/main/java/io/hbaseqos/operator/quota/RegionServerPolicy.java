@@ -109,21 +109,29 @@ public record RegionServerPolicy(Map<ThrottleKind, Limit> throttles, Boolean exc
 
   /** Whether some intermediate set of throttles would fail HBase's exceed requirement. */
   private static boolean breaksOnTheWay(RegionServerPolicy actual, List<Op> throttleOps) {
-    Map<ThrottleKind, Limit> t = new EnumMap<>(ThrottleKind.class);
-    if (actual.throttles() != null) {
-      t.putAll(actual.throttles());
-    }
+    RegionServerPolicy p = actual;
     for (Op op : throttleOps) {
-      if (op instanceof Op.SetThrottle s) {
-        t.put(s.kind(), s.limit());
-      } else if (op instanceof Op.RemoveThrottle r) {
-        t.remove(r.kind());
-      }
-      if (exceedRefusal(t) != null) {
+      p = p.after(op);
+      if (exceedRefusal(p.throttles()) != null) {
         return true;
       }
     }
     return false;
+  }
+
+  /** The policy HBase holds after {@code op} (of an actual policy: every part set). */
+  public RegionServerPolicy after(Op op) {
+    Map<ThrottleKind, Limit> t = new EnumMap<>(ThrottleKind.class);
+    if (throttles != null) {
+      t.putAll(throttles);
+    }
+    if (op instanceof Op.SetThrottle s) {
+      t.put(s.kind(), s.limit());
+    } else if (op instanceof Op.RemoveThrottle r) {
+      t.remove(r.kind());
+    }
+    return new RegionServerPolicy(t, op instanceof Op.SwitchExceed e ? Boolean.valueOf(e.enable()) : exceedThrottle,
+        op instanceof Op.SwitchRpcThrottle r ? Boolean.valueOf(r.enable()) : rpcThrottle);
   }
 
   /** Whether {@code actual} holds every part of this (desired) policy. */

@@ -253,11 +253,11 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
       List<RegionServerPolicy.Op> ops = RegionServerPolicy.plan(desired, actual);
       for (RegionServerPolicy.Op op : ops) {
         state.apply(op);
+        actual = actual.after(op);
       }
       if (!ops.isEmpty()) {
         boolean drift = Objects.equals(old.getObservedGeneration(), gen)
             && "Applied".equals(Conditions.reason(old, Conditions.THROTTLE_POLICY));
-        actual = state.readRegionServerPolicy();
         if (drift) {
           metrics.driftCorrected(ClusterConnections.key(hc));
           events.warning(hc, "DriftCorrected", "restored the cluster-wide throttle policy to " + desired.describe()
@@ -266,10 +266,7 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
           events.normal(hc, "ThrottlePolicyApplied", desired.describe());
         }
       }
-      st.setRegionServerThrottles(actual.throttles().entrySet().stream().sorted(java.util.Map.Entry.comparingByKey())
-          .map(e -> new io.hbaseqos.operator.api.AppliedThrottle(e.getKey().name(),
-              io.hbaseqos.operator.quota.LimitSyntax.format(e.getKey(), e.getValue()), e.getValue().scope().name()))
-          .toList());
+      st.setRegionServerThrottles(TenantQuotaReconciler.render(actual.throttles()));
       st.setExceedThrottleEnabled(actual.exceedThrottle());
       st.setRpcThrottleEnabled(actual.rpcThrottle());
       Conditions.set(st, Conditions.THROTTLE_POLICY, true, "Applied", "HBase holds " + desired.describe(), gen, now);

@@ -5,6 +5,7 @@ import io.hbaseqos.operator.api.AppliedThrottle;
 import io.hbaseqos.operator.api.Conditions;
 import io.hbaseqos.operator.api.DesiredQuotas;
 import io.hbaseqos.operator.api.HBaseCluster;
+import io.hbaseqos.operator.api.NamespaceStatus;
 import io.hbaseqos.operator.api.TenantQuota;
 import io.hbaseqos.operator.api.TenantQuotaSpec;
 import io.hbaseqos.operator.api.TenantQuotaStatus;
@@ -19,14 +20,15 @@ import io.hbaseqos.operator.metrics.PrometheusClient;
 import io.hbaseqos.operator.ownership.Ownership;
 import io.hbaseqos.operator.ownership.RetainedSubjects;
 import io.hbaseqos.operator.quota.HBaseVersion;
+import io.hbaseqos.operator.quota.Limit;
 import io.hbaseqos.operator.quota.LimitSyntax;
+import io.hbaseqos.operator.quota.NamespaceLimits;
 import io.hbaseqos.operator.quota.QuotaOp;
 import io.hbaseqos.operator.quota.Subject;
 import io.hbaseqos.operator.quota.SubjectQuota;
-import io.hbaseqos.operator.sync.QuotaSync;
+import io.hbaseqos.operator.quota.ThrottleKind;
 import io.hbaseqos.operator.sync.NamespaceSync;
-import io.hbaseqos.operator.quota.NamespaceLimits;
-import io.hbaseqos.operator.api.NamespaceStatus;
+import io.hbaseqos.operator.sync.QuotaSync;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -392,9 +394,7 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
         return released(tq, subject); // the cluster's identity showed another claimant
       }
       QuotaSync.Outcome out = sync.remove(cluster, subject);
-      if (spec != null && (spec.getNamespaceLimits() != null
-          || (tq.getStatus() != null && tq.getStatus().getNamespace() != null))
-          && NamespaceSync.remove(cluster, subject.namespace())) {
+      if (DesiredQuotas.managesNamespaceLimits(tq) && NamespaceSync.remove(cluster, subject.namespace())) {
         LOG.infof("removed the limits of namespace %s for deleted TenantQuota %s/%s", subject.namespace(),
             tq.getMetadata().getNamespace(), tq.getMetadata().getName());
       }
@@ -432,8 +432,14 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
   }
 
   static List<AppliedThrottle> render(SubjectQuota q) {
+    return render(q.throttles());
+  }
+
+  /** Throttles as status lists them, in type order. */
+  static List<AppliedThrottle> render(java.util.Map<ThrottleKind, Limit> throttles) {
     List<AppliedThrottle> out = new ArrayList<>();
-    q.throttles().forEach((k, l) -> out.add(new AppliedThrottle(k.name(), LimitSyntax.format(k, l), l.scope().name())));
+    new java.util.TreeMap<>(throttles).forEach((k, l) ->
+        out.add(new AppliedThrottle(k.name(), LimitSyntax.format(k, l), l.scope().name())));
     return out;
   }
 

@@ -39,12 +39,13 @@ public final class NamespaceSync {
       return new Outcome(Result.NAMESPACE_MISSING, null, null);
     }
     if (now.get().equals(desired)) {
-      return new Outcome(Result.UNCHANGED, now.get(), state(cluster, namespace, desired));
+      return new Outcome(Result.UNCHANGED, now.get(), counted(cluster, namespace, desired));
     }
     if (!cluster.writeNamespaceLimits(namespace, desired)) {
       return new Outcome(Result.NAMESPACE_MISSING, null, null);
     }
-    return new Outcome(settled ? Result.DRIFT_CORRECTED : Result.WRITTEN, now.get(), state(cluster, namespace, desired));
+    return new Outcome(settled ? Result.DRIFT_CORRECTED : Result.WRITTEN, now.get(),
+        counted(cluster, namespace, desired));
   }
 
   /**
@@ -59,9 +60,9 @@ public final class NamespaceSync {
     return cluster.writeNamespaceLimits(namespace, NamespaceLimits.NONE);
   }
 
-  private static NamespaceState state(ClusterState cluster, String namespace, NamespaceLimits limits)
+  /** The namespace holding {@code limits}, with the counts of the last listing. */
+  private static NamespaceState counted(ClusterState cluster, String namespace, NamespaceLimits limits)
       throws IOException {
-    NamespaceState s = cluster.namespace(namespace).orElse(null);
-    return new NamespaceState(namespace, limits, s == null ? 0 : s.tables(), s == null ? 0 : s.regions());
+    return cluster.namespace(namespace).orElse(NamespaceState.uncounted(namespace)).withLimits(limits);
   }
 }

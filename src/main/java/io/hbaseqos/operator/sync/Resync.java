@@ -186,7 +186,7 @@ public final class Resync implements AutoCloseable {
       usageProblem = "could not read space quota usage from the HBase master: " + Errors.rootMessage(e);
       LOG.debugf("%s: %s", key, usageProblem);
     }
-    if (ownership.tenantsOf(key).stream().anyMatch(Resync::managesNamespaceLimits)) {
+    if (ownership.tenantsOf(key).stream().anyMatch(DesiredQuotas::managesNamespaceLimits)) {
       try {
         state.refreshNamespaces();
       } catch (IOException | RuntimeException e) {
@@ -249,19 +249,13 @@ public final class Resync implements AutoCloseable {
       } catch (DesiredQuotas.Invalid e) {
         differs = false; // holds what HBase has until its spec is fixed
       }
-      if (managesNamespaceLimits(tq) && !usageMoved && !differs) {
+      if (DesiredQuotas.managesNamespaceLimits(tq) && !usageMoved && !differs) {
         usageMoved = namespaceMoved(state, tq);
       }
       if (!wasAvailable || !settled || (differs && ownership.owns(tq)) || (usageMoved && ownership.owns(tq))) {
         notifyTenant(tq);
       }
     }
-  }
-
-  /** A tenant that declares namespace limits, or declared them and still reports them. */
-  private static boolean managesNamespaceLimits(TenantQuota tq) {
-    return (tq.getSpec() != null && tq.getSpec().getNamespaceLimits() != null)
-        || (tq.getStatus() != null && tq.getStatus().getNamespace() != null);
   }
 
   /**

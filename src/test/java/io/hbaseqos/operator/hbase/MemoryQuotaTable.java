@@ -257,20 +257,20 @@ public final class MemoryQuotaTable implements QuotaBackend {
 
   /** Namespaces the model holds: each descriptor's configuration, as a test sets it. */
   public final Map<String, Map<String, String>> namespaces = new java.util.concurrent.ConcurrentHashMap<>();
-  /** Tables and regions per namespace, as a test sets them. */
+  /** Tables and regions (online, reported by describe) per namespace, as a test sets them. */
   public final Map<String, int[]> namespaceCounts = new java.util.concurrent.ConcurrentHashMap<>();
   public final AtomicInteger namespaceListings = new AtomicInteger();
   public final AtomicInteger namespaceWrites = new AtomicInteger();
 
   @Override
-  public Map<String, io.hbaseqos.operator.quota.NamespaceState> namespaces() throws IOException {
+  public Map<String, io.hbaseqos.operator.quota.NamespaceState> namespaces(ClusterInfo info) throws IOException {
     check();
     namespaceListings.incrementAndGet();
     Map<String, io.hbaseqos.operator.quota.NamespaceState> out = new java.util.TreeMap<>();
     namespaces.forEach((ns, conf) -> {
       int[] c = namespaceCounts.getOrDefault(ns, new int[2]);
       out.put(ns, new io.hbaseqos.operator.quota.NamespaceState(ns,
-          io.hbaseqos.operator.quota.NamespaceLimits.of(conf), c[0], c[1]));
+          io.hbaseqos.operator.quota.NamespaceLimits.of(conf), c[0], info.regionsByNamespace().getOrDefault(ns, 0)));
     });
     return out;
   }
@@ -313,33 +313,23 @@ public final class MemoryQuotaTable implements QuotaBackend {
     check();
     beforeWrite.run();
     writes.incrementAndGet();
-    var p = regionServerPolicy;
-    var t = new java.util.EnumMap<io.hbaseqos.operator.quota.ThrottleKind, io.hbaseqos.operator.quota.Limit>(
-        io.hbaseqos.operator.quota.ThrottleKind.class);
-    t.putAll(p.throttles());
-    if (op instanceof io.hbaseqos.operator.quota.RegionServerPolicy.Op.SetThrottle s) {
-      t.put(s.kind(), s.limit());
-    } else if (op instanceof io.hbaseqos.operator.quota.RegionServerPolicy.Op.RemoveThrottle r) {
-      t.remove(r.kind());
+    var next = regionServerPolicy.after(op);
+    // as HBase checks: exceed switched on, or a RegionServer throttle changed while it is on
+    boolean checked = op instanceof io.hbaseqos.operator.quota.RegionServerPolicy.Op.SwitchExceed e ? e.enable()
+        : !(op instanceof io.hbaseqos.operator.quota.RegionServerPolicy.Op.SwitchRpcThrottle) && next.exceedThrottle();
+    String refusal = checked ? io.hbaseqos.operator.quota.RegionServerPolicy.exceedRefusal(next.throttles()) : null;
+    if (refusal != null) {
+      throw new IOException(refusal);
     }
-    boolean exceed = p.exceedThrottle();
-    if (op instanceof io.hbaseqos.operator.quota.RegionServerPolicy.Op.SwitchExceed e) {
-      if (e.enable() && io.hbaseqos.operator.quota.RegionServerPolicy.exceedRefusal(t) != null) {
-        throw new IOException(io.hbaseqos.operator.quota.RegionServerPolicy.exceedRefusal(t)); // as HBase checks
-      }
-      exceed = e.enable();
-    } else if (exceed && io.hbaseqos.operator.quota.RegionServerPolicy.exceedRefusal(t) != null) {
-      throw new IOException("exceed throttle is on: " + io.hbaseqos.operator.quota.RegionServerPolicy.exceedRefusal(t));
-    }
-    boolean rpc = op instanceof io.hbaseqos.operator.quota.RegionServerPolicy.Op.SwitchRpcThrottle r ? r.enable()
-        : p.rpcThrottle();
-    regionServerPolicy = new io.hbaseqos.operator.quota.RegionServerPolicy(t, exceed, rpc);
+    regionServerPolicy = next;
   }
 
   @Override
   public ClusterInfo describe() throws IOException {
     check();
-    return new ClusterInfo(version, clusterId, 1, true, true, Map.of());
+    Map<String, Integer> regions = new java.util.HashMap<>();
+    namespaceCounts.forEach((ns, c) -> regions.put(ns, c[1]));
+    return new ClusterInfo(version, clusterId, 1, true, true, Map.of(), regions);
   }
 
   @Override

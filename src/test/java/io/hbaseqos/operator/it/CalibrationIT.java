@@ -56,9 +56,7 @@ class CalibrationIT {
     StandaloneHBase.shared();
     k8s = KubeApi.client();
     operator = new OperatorHarness(k8s);
-    ns = KubeApi.newNamespace("cal");
-    k8s.resource(cluster(ns, "hb", StandaloneHBase.shared().connectionSpec(), "30s")).create();
-    KubeApi.awaitClusterReady(ns, "hb");
+    ns = KubeApi.namespaceWithCluster("cal", StandaloneHBase.shared().connectionSpec(), "30s");
   }
 
   @AfterAll

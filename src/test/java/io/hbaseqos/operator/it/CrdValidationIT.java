@@ -119,10 +119,15 @@ class CrdValidationIT {
     }
   }
 
-  /** The API server refuses the resource with {@code message} and stores nothing. */
+  /** The API server refuses the TenantQuota with {@code message} and stores nothing. */
   static void assertRefused(String name, String yaml, String message) {
+    assertRefused("TenantQuota", name, yaml, message);
+  }
+
+  /** The API server refuses the resource of {@code kind} with {@code message} and stores nothing. */
+  static void assertRefused(String kind, String name, String yaml, String message) {
     assertThatThrownBy(() -> create(yaml)).isInstanceOf(KubernetesClientException.class).hasMessageContaining(message);
-    assertThat(k8s.genericKubernetesResources("hbaseqos.io/v1alpha1", "TenantQuota").inNamespace(ns).withName(name).get())
+    assertThat(k8s.genericKubernetesResources("hbaseqos.io/v1alpha1", kind).inNamespace(ns).withName(name).get())
         .isNull();
   }
 
@@ -353,10 +358,7 @@ class CrdValidationIT {
   })
   void invalidThrottlePoliciesAreRejected(String what, String throttlePolicy, String message) {
     String name = "badpolicy-" + Integer.toHexString(what.hashCode());
-    assertThatThrownBy(() -> create(policy(name, throttlePolicy))).isInstanceOf(KubernetesClientException.class)
-        .hasMessageContaining(message);
-    assertThat(k8s.genericKubernetesResources("hbaseqos.io/v1alpha1", "HBaseCluster").inNamespace(ns).withName(name)
-        .get()).isNull();
+    assertRefused("HBaseCluster", name, policy(name, throttlePolicy), message);
   }
 
   static String topology(String name, String regionServers) {

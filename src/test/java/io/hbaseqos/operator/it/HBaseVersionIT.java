@@ -16,6 +16,7 @@ import io.hbaseqos.operator.quota.Subject;
 import io.hbaseqos.operator.quota.ThrottleKind;
 import io.hbaseqos.operator.support.KubeApi;
 import io.hbaseqos.operator.support.OperatorHarness;
+import io.hbaseqos.operator.support.Waits;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -72,7 +73,7 @@ class HBaseVersionIT {
     assertThat(HBASE.read(Subject.user(u)).isEmpty()).as("nothing of the refused tenant written").isTrue();
     assertThat(HBASE.writes.get()).as("only the classic tenant's throttle").isEqualTo(1);
     // it stays refused over resyncs, with one event and no write
-    sleep(5);
+    Waits.seconds(5);
     assertThat(HBASE.writes.get()).isEqualTo(1);
     assertThat(k8s.v1().events().inNamespace(ns).list().getItems()).filteredOn(e ->
         "atomic".equals(e.getInvolvedObject().getName()) && "UnsupportedByHBase".equals(e.getReason())).hasSize(1);
@@ -84,11 +85,4 @@ class HBaseVersionIT {
         ThrottleKind.ATOMIC_REQUEST_NUMBER);
   }
 
-  static void sleep(int s) {
-    try {
-      Thread.sleep(s * 1000L);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
 }

@@ -1,6 +1,5 @@
 package io.hbaseqos.operator.it;
 
-import static io.hbaseqos.operator.support.Resources.cluster;
 import static io.hbaseqos.operator.support.Resources.namespace;
 import static io.hbaseqos.operator.support.Resources.tenant;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -8,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hbaseqos.operator.api.NamespaceLimitsSpec;
 import io.hbaseqos.operator.api.NamespaceStatus;
@@ -17,6 +15,7 @@ import io.hbaseqos.operator.cluster.ClusterConnections;
 import io.hbaseqos.operator.support.KubeApi;
 import io.hbaseqos.operator.support.OperatorHarness;
 import io.hbaseqos.operator.support.StandaloneHBase;
+import io.hbaseqos.operator.support.Waits;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.List;
@@ -53,9 +52,7 @@ class NamespaceLimitsIT {
     hbase.start();
     k8s = KubeApi.client();
     operator = new OperatorHarness(k8s);
-    ns = KubeApi.newNamespace("nslimits");
-    k8s.resource(cluster(ns, "hb", hbase.connectionSpec(), RESYNC)).create();
-    KubeApi.awaitClusterReady(ns, "hb");
+    ns = KubeApi.namespaceWithCluster("nslimits", hbase.connectionSpec(), RESYNC);
   }
 
   @AfterAll
@@ -116,8 +113,7 @@ class NamespaceLimitsIT {
   }
 
   static List<String> reasons(String name) {
-    return k8s.v1().events().inNamespace(ns).list().getItems().stream()
-        .filter(e -> name.equals(e.getInvolvedObject().getName())).map(Event::getReason).toList();
+    return KubeApi.eventReasons(ns, name);
   }
 
   static TenantQuota limits(String name, String namespace, Long maxTables, Long maxRegions) {
@@ -158,13 +154,13 @@ class NamespaceLimitsIT {
     // idle: one namespace listing per resync, nothing written to HBase or to status
     String key = ClusterConnections.key(ns, "hb");
     await().atMost(10, TimeUnit.SECONDS).until(() -> get("a").getStatus().getDriftCorrections() == 1);
-    sleepSeconds(4);
+    Waits.seconds(4);
     String version = get("a").getMetadata().getResourceVersion();
     long scans = operator.hbaseCalls(key, "readAll");
     long listings = operator.hbaseCalls(key, "namespaces");
     long reads = operator.hbaseCalls(key, "namespaceLimits");
     long writes = operator.hbaseCalls(key, "setNamespaceLimits");
-    sleepSeconds(10);
+    Waits.seconds(10);
     long scanned = operator.hbaseCalls(key, "readAll") - scans;
     long listed = operator.hbaseCalls(key, "namespaces") - listings;
     System.out.printf("namespace IT: idle for 10 s (resync %s): %d scans, %d namespace listings, %d descriptor "
@@ -246,11 +242,4 @@ class NamespaceLimitsIT {
     return nl < 0 ? m : m.substring(0, nl);
   }
 
-  static void sleepSeconds(int s) {
-    try {
-      Thread.sleep(s * 1000L);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
 }

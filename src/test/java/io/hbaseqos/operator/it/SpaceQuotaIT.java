@@ -1,6 +1,5 @@
 package io.hbaseqos.operator.it;
 
-import static io.hbaseqos.operator.support.Resources.cluster;
 import static io.hbaseqos.operator.support.Resources.namespace;
 import static io.hbaseqos.operator.support.Resources.table;
 import static io.hbaseqos.operator.support.Resources.tenant;
@@ -9,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hbaseqos.operator.api.SpaceSpec;
 import io.hbaseqos.operator.api.SpaceStatus;
@@ -20,6 +18,7 @@ import io.hbaseqos.operator.support.KubeApi;
 import io.hbaseqos.operator.support.OperatorHarness;
 import io.hbaseqos.operator.support.QuotaTableRaw;
 import io.hbaseqos.operator.support.StandaloneHBase;
+import io.hbaseqos.operator.support.Waits;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.List;
@@ -77,9 +76,7 @@ class SpaceQuotaIT {
     writer = ConnectionFactory.createConnection(c);
     k8s = KubeApi.client();
     operator = new OperatorHarness(k8s);
-    ns = KubeApi.newNamespace("space");
-    k8s.resource(cluster(ns, "hb", hbase.connectionSpec(), RESYNC)).create();
-    KubeApi.awaitClusterReady(ns, "hb");
+    ns = KubeApi.namespaceWithCluster("space", hbase.connectionSpec(), RESYNC);
   }
 
   @AfterAll
@@ -139,8 +136,7 @@ class SpaceQuotaIT {
   }
 
   static List<String> reasons(String name) {
-    return k8s.v1().events().inNamespace(ns).list().getItems().stream()
-        .filter(e -> name.equals(e.getInvolvedObject().getName())).map(Event::getReason).toList();
+    return KubeApi.eventReasons(ns, name);
   }
 
   static TenantQuota spaceTenant(String name, io.hbaseqos.operator.api.QuotaSubject subject, String limit,
@@ -211,7 +207,7 @@ class SpaceQuotaIT {
     long scans = operator.hbaseCalls(key, "readAll");
     long usageReads = operator.hbaseCalls(key, "spaceUsage");
     long writes = operator.hbaseCalls(key, "setQuota");
-    sleepSeconds(10);
+    Waits.seconds(10);
     long scanned = operator.hbaseCalls(key, "readAll") - scans;
     long read = operator.hbaseCalls(key, "spaceUsage") - usageReads;
     System.out.printf("space IT: idle for 10 s (resync %s): %d scans, %d usage reads, %d setQuota%n", RESYNC,
@@ -277,11 +273,4 @@ class SpaceQuotaIT {
     assertThat(reasons("ns")).contains("DriftCorrected");
   }
 
-  static void sleepSeconds(int s) {
-    try {
-      Thread.sleep(s * 1000L);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
 }

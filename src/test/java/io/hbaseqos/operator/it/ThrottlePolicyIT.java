@@ -1,6 +1,5 @@
 package io.hbaseqos.operator.it;
 
-import static io.hbaseqos.operator.support.Resources.cluster;
 import static io.hbaseqos.operator.support.Resources.t;
 import static io.hbaseqos.operator.support.Resources.tenant;
 import static io.hbaseqos.operator.support.Resources.user;
@@ -56,9 +55,7 @@ class ThrottlePolicyIT {
     hbase.start();
     k8s = KubeApi.client();
     operator = new OperatorHarness(k8s);
-    ns = KubeApi.newNamespace("policy");
-    k8s.resource(cluster(ns, "hb", hbase.connectionSpec(), RESYNC)).create();
-    KubeApi.awaitClusterReady(ns, "hb");
+    ns = KubeApi.namespaceWithCluster("policy", hbase.connectionSpec(), RESYNC);
   }
 
   @AfterAll

@@ -124,6 +124,24 @@ public final class KubeApi {
     return name;
   }
 
+  /**
+   * A fresh namespace holding HBaseCluster {@code hb} on {@code connection} (resync every
+   * {@code resync}), once the running operator reports it Ready.
+   */
+  public static String namespaceWithCluster(String prefix, io.hbaseqos.operator.api.ConnectionSpec connection,
+      String resync) {
+    String ns = newNamespace(prefix);
+    client().resource(Resources.cluster(ns, "hb", connection, resync)).create();
+    awaitClusterReady(ns, "hb");
+    return ns;
+  }
+
+  /** The reasons of the events about one object of a namespace, oldest first as the API lists them. */
+  public static java.util.List<String> eventReasons(String ns, String name) {
+    return client().v1().events().inNamespace(ns).list().getItems().stream()
+        .filter(e -> name.equals(e.getInvolvedObject().getName())).map(e -> e.getReason()).toList();
+  }
+
   private static void start() {
     ensureBinaries();
     server = new KubeAPIServer(KubeAPIServerConfigBuilder.anAPIServerConfig()
