@@ -78,8 +78,11 @@ public class ClusterState {
   private volatile boolean loaded;
   private volatile ClusterInfo info;
   private volatile Map<String, ServerSetting> refreshPeriods = Map.of();
-  private volatile Map<Subject, SpaceUsage> spaceUsage = Map.of();
+  /** Null until the first bulk read. */
+  private volatile Map<Subject, SpaceUsage> spaceUsage;
   private volatile Map<String, NamespaceState> namespaces;
+  /** One on-demand namespace listing at a time (reconciles right after a start all ask at once). */
+  private final Object listingLock = new Object();
 
   private int failures;
   private volatile Instant nextAttempt = Instant.EPOCH;
@@ -131,6 +134,8 @@ public class ClusterState {
     loaded = false;
     info = null;
     snapshot.clear();
+    spaceUsage = null;
+    namespaces = null;
     unsure.clear();
     nextAttempt = Instant.EPOCH;
     return true;
@@ -210,9 +215,15 @@ public class ClusterState {
     spaceUsage = call("spaceUsage", QuotaBackend::spaceUsage);
   }
 
-  /** The subject's space usage as of the last bulk read (null: HBase reported none). */
+  /** The subject's space usage as of the last bulk read (null: HBase reported none, or none read yet). */
   public SpaceUsage spaceUsage(Subject subject) {
-    return spaceUsage.get(subject);
+    Map<Subject, SpaceUsage> read = spaceUsage;
+    return read == null ? null : read.get(subject);
+  }
+
+  /** Whether space usage has been read since this connection was made. */
+  public boolean spaceUsageRead() {
+    return spaceUsage != null;
   }
 
   /**
@@ -232,8 +243,12 @@ public class ClusterState {
   public java.util.Optional<NamespaceState> namespace(String name) throws IOException {
     Map<String, NamespaceState> listed = namespaces;
     if (listed == null) {
-      refreshNamespaces();
-      listed = namespaces;
+      synchronized (listingLock) {
+        if (namespaces == null) {
+          refreshNamespaces();
+        }
+        listed = namespaces;
+      }
     }
     return java.util.Optional.ofNullable(listed.get(name));
   }

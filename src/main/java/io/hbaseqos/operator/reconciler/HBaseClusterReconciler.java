@@ -157,6 +157,11 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
       Conditions.set(st, Conditions.READY, false, "Unreachable", state.lastError(), gen, now);
       return finish(hc, context, old, st, gen);
     }
+    if (resync.report(key).isEmpty() && written != null && Objects.equals(old.getObservedGeneration(), gen)) {
+      // started (or connected) again and not resynced yet: nothing observed since the status was
+      // written, so it stands; the resync asks for a reconcile when it has looked
+      return UpdateControl.noUpdate();
+    }
     ClusterInfo info = state.info();
     if (info == null) {
       Conditions.set(st, Conditions.READY, false, "Connecting", "waiting for the first resync of the cluster", gen, now);

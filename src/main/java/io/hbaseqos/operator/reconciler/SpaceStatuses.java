@@ -17,9 +17,11 @@ final class SpaceStatuses {
   /**
    * @param inHBase the space limit HBase holds for the subject (null: none)
    * @param usage the master's last report for the subject (null: none yet)
+   * @param usageRead whether usage has been read at all since the operator connected
    */
   static void report(TenantQuota tq, TenantQuotaStatus old, TenantQuotaStatus st, Subject subject,
-      SpaceLimit inHBase, SpaceUsage usage, Long gen, Instant now, EventRecorder events, OperatorMetrics metrics) {
+      SpaceLimit inHBase, SpaceUsage usage, boolean usageRead, Long gen, Instant now, EventRecorder events,
+      OperatorMetrics metrics) {
     String ns = tq.getMetadata().getNamespace();
     String name = tq.getMetadata().getName();
     if (inHBase == null) {
@@ -29,7 +31,16 @@ final class SpaceStatuses {
       return;
     }
     boolean table = subject.kind() == Subject.Kind.TABLE;
-    SpaceStatus s = SpaceStatus.of(inHBase, usage, table, old.getSpace(), now);
+    SpaceStatus before = old.getSpace();
+    if (!usageRead && before != null && Long.valueOf(inHBase.bytes()).equals(before.getLimitBytes())
+        && inHBase.policy().name().equals(before.getPolicy())) {
+      // no usage read yet (right after a start): what status says still stands
+      st.setSpace(before);
+      metrics.space(ns, name, before.getUsedBytes() == null ? Double.NaN : before.getUsedBytes(), inHBase.bytes(),
+          Boolean.TRUE.equals(before.getInViolation()));
+      return;
+    }
+    SpaceStatus s = SpaceStatus.of(inHBase, usage, table, before, now);
     st.setSpace(s);
     metrics.space(ns, name, s.getUsedBytes() == null ? Double.NaN : s.getUsedBytes(), inHBase.bytes(),
         Boolean.TRUE.equals(s.getInViolation()));

@@ -300,7 +300,7 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
     p.st.setBypassGlobals(inHBase.bypassGlobals() ? Boolean.TRUE : null);
     p.st.setSummary(inHBase.describe());
     SpaceStatuses.report(p.tq, p.old, p.st, desired.subject(), inHBase.space(), cluster.spaceUsage(desired.subject()),
-        p.gen, p.now, events, metrics);
+        cluster.spaceUsageRead(), p.gen, p.now, events, metrics);
     p.ready(true, "Synced", "throttles applied to HBase cluster " + p.tq.getSpec().getClusterRef().getName());
     namespaceLimits(p, cluster, desired.subject());
   }

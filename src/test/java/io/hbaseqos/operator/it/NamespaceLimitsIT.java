@@ -171,6 +171,17 @@ class NamespaceLimitsIT {
     assertThat(operator.hbaseCalls(key, "setNamespaceLimits")).isEqualTo(writes);
     assertThat(get("a").getMetadata().getResourceVersion()).as("no status write").isEqualTo(version);
 
+    // an operator restart: nothing rewritten in HBase or in status, nothing lost
+    Map<String, String> before = descriptor("nsa");
+    operator = operator.restarted();
+    await().atMost(30, TimeUnit.SECONDS).until(() -> operator.hbaseCalls(key, "namespaces") >= 2);
+    Waits.seconds(4);
+    System.out.printf("namespace IT: after a restart: %d namespace listings, %d descriptor writes%n",
+        operator.hbaseCalls(key, "namespaces"), operator.hbaseCalls(key, "setNamespaceLimits"));
+    assertThat(operator.hbaseCalls(key, "setNamespaceLimits")).as("descriptor writes after a restart").isZero();
+    assertThat(descriptor("nsa")).isEqualTo(before);
+    assertThat(get("a").getMetadata().getResourceVersion()).as("no status write after a restart").isEqualTo(version);
+
     // raising the maximum through the spec lets HBase take the table
     k8s.resources(TenantQuota.class).inNamespace(ns).withName("a").edit(tq -> {
       tq.getSpec().getNamespaceLimits().setMaxTables(3L);

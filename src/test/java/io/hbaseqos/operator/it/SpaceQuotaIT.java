@@ -216,6 +216,18 @@ class SpaceQuotaIT {
     assertThat(operator.hbaseCalls(key, "setQuota")).isEqualTo(writes);
     assertThat(get("inserts").getMetadata().getResourceVersion()).as("no status write").isEqualTo(version);
 
+    // an operator restart: nothing rewritten in HBase or in status, nothing lost
+    Map<String, String> cells = QuotaTableRaw.read(hbase, row);
+    operator = operator.restarted();
+    await().atMost(30, TimeUnit.SECONDS).until(() -> operator.hbaseCalls(key, "spaceUsage") >= 2);
+    Waits.seconds(4);
+    System.out.printf("space IT: after a restart: %d usage reads, %d setQuota%n",
+        operator.hbaseCalls(key, "spaceUsage"), operator.hbaseCalls(key, "setQuota"));
+    assertThat(operator.hbaseCalls(key, "setQuota")).as("writes after a restart").isZero();
+    assertThat(QuotaTableRaw.read(hbase, row)).isEqualTo(cells);
+    assertThat(get("inserts").getMetadata().getResourceVersion()).as("no status write after a restart")
+        .isEqualTo(version);
+
     // deleting the tenant removes the limit from HBase
     k8s.resources(TenantQuota.class).inNamespace(ns).withName("inserts").delete();
     await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> assertThat(QuotaTableRaw.read(hbase, row)).isEmpty());

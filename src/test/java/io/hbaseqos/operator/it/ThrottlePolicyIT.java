@@ -170,6 +170,16 @@ class ThrottlePolicyIT {
     assertThat(operator.hbaseCalls(key, "regionServerPolicy") - reads).as("one read per resync").isBetween(2L, 5L);
     assertThat(hc().getMetadata().getResourceVersion()).as("no status write").isEqualTo(version);
 
+    // an operator restart: the policy is read, nothing is rewritten, nothing is lost
+    String rows = raw("r.all") + raw("exceedThrottleQuota");
+    operator = operator.restarted();
+    await().atMost(30, TimeUnit.SECONDS).until(() -> operator.hbaseCalls(key, "regionServerPolicy") >= 2);
+    System.out.printf("policy IT: after a restart: %d policy reads, %d policy writes%n",
+        operator.hbaseCalls(key, "regionServerPolicy"), operator.hbaseCalls(key, "setRegionServerPolicy"));
+    assertThat(operator.hbaseCalls(key, "setRegionServerPolicy")).as("policy writes after a restart").isZero();
+    assertThat(raw("r.all") + raw("exceedThrottleQuota")).isEqualTo(rows);
+    assertThat(hc().getMetadata().getResourceVersion()).as("no status write after a restart").isEqualTo(version);
+
     try (Admin admin = hbase.admin()) { // someone raises the ceiling with the shell
       admin.setQuota(QuotaSettingsFactory.throttleRegionServer("all", ThrottleType.READ_NUMBER, 99_999,
           TimeUnit.SECONDS));

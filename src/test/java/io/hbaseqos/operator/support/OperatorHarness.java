@@ -34,7 +34,14 @@ public final class OperatorHarness implements AutoCloseable {
   }
 
   /** @param callTimeout the deadline of each HBase call (short in fault tests) */
+  private final KubernetesClient client;
+  private final BackendFactory factory;
+  private final java.time.Duration callTimeout;
+
   public OperatorHarness(KubernetesClient client, BackendFactory factory, java.time.Duration callTimeout) {
+    this.client = client;
+    this.factory = factory;
+    this.callTimeout = callTimeout;
     Clock clock = Clock.systemUTC();
     events = new EventRecorder(client, clock, metrics::eventDropped);
     core = new OperatorCore(client, factory, metrics, events, clock, callTimeout,
@@ -49,6 +56,12 @@ public final class OperatorHarness implements AutoCloseable {
 
   public long hbaseCalls(String clusterKey, String call) {
     return metrics.hbaseCalls(clusterKey, call);
+  }
+
+  /** Stops this operator and starts a new one on the same API server and HBase (a restart). */
+  public OperatorHarness restarted() {
+    close();
+    return new OperatorHarness(client, factory, callTimeout);
   }
 
   @Override
