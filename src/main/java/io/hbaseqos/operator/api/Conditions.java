@@ -15,6 +15,7 @@ public final class Conditions {
   public static final String REACHABLE = "Reachable";
   public static final String QUOTAS_ENABLED = "QuotasEnabled";
   public static final String REFRESH_PERIOD = "RefreshPeriodMatches";
+  public static final String QUOTA_SETTINGS = "QuotaSettingsMatch";
   public static final String BALANCED = "Balanced";
   public static final String REGIONSERVERS_READY = "RegionServersReady";
   public static final String PAUSED = "ReconciliationPaused";

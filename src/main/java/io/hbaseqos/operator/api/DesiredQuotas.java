@@ -4,11 +4,14 @@ import io.hbaseqos.operator.quota.Durations;
 import io.hbaseqos.operator.quota.InvalidSpecException;
 import io.hbaseqos.operator.quota.Limit;
 import io.hbaseqos.operator.quota.LimitSyntax;
+import io.hbaseqos.operator.quota.RuntimeKey;
+import io.hbaseqos.operator.quota.RuntimeSetting;
 import io.hbaseqos.operator.quota.SpaceLimit;
 import io.hbaseqos.operator.quota.NamespaceLimits;
 import io.hbaseqos.operator.quota.Subject;
 import io.hbaseqos.operator.quota.SubjectQuota;
 import io.hbaseqos.operator.quota.ThrottleKind;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -93,6 +96,10 @@ public final class DesiredQuotas {
       }
     }
     errors.addAll(namespaceLimitErrors(spec, subject));
+    if (subject != null && subject.systemNamespace() != null && (spec.getSpace() != null || spec.getNamespaceLimits() != null)) {
+      errors.add(new InvalidSpecException(spec.getSpace() != null ? "spec.space" : "spec.namespaceLimits",
+          "is not set on HBase's system namespaces ('hbase', 'backup'): they hold HBase's own tables"));
+    }
     if (throttles.isEmpty() && !bypass && spec.getCalibration() == null && spec.getSpace() == null
         && spec.getNamespaceLimits() == null && errors.isEmpty()) {
       errors.add(new InvalidSpecException("spec.throttles",
@@ -143,6 +150,106 @@ public final class DesiredQuotas {
     }
     return new io.hbaseqos.operator.quota.RegionServerPolicy(throttles, exceed,
         p.getRpcThrottle() == null ? null : p.getRpcThrottle() == ThrottlePolicySpec.Switch.Enabled);
+  }
+
+  /**
+   * The quota settings {@code spec.quotas} declares for every RegionServer's hbase-site.xml, in key
+   * order; empty when it declares none. The schema's checks are repeated here for resources stored
+   * without them.
+   */
+  public static List<RuntimeSetting> runtimeSettings(QuotaSettingsSpec q) throws Invalid {
+    List<RuntimeSetting> out = new ArrayList<>();
+    if (q == null) {
+      return out;
+    }
+    List<InvalidSpecException> errors = new ArrayList<>();
+    RateLimiterSpec rl = q.getRateLimiter();
+    if (rl != null) {
+      if (rl.getType() == null) {
+        errors.add(new InvalidSpecException("spec.quotas.rateLimiter.type", "is required (AverageInterval or FixedInterval)"));
+      } else {
+        out.add(new RuntimeSetting(RuntimeKey.RATE_LIMITER, rl.getType() == RateLimiterSpec.Type.FixedInterval
+            ? RuntimeKey.FIXED_LIMITER : RuntimeKey.AVERAGE_LIMITER, QuotaSettingsSpec.fieldOf(RuntimeKey.RATE_LIMITER)));
+      }
+      if (rl.getRefillInterval() != null) {
+        String field = QuotaSettingsSpec.fieldOf(RuntimeKey.REFILL_INTERVAL_MS);
+        try {
+          long ms = Durations.parse(rl.getRefillInterval(), Duration.ofMillis(1)).toMillis();
+          if (rl.getType() != RateLimiterSpec.Type.FixedInterval) {
+            errors.add(new InvalidSpecException(field, "applies to the FixedInterval limiter only"));
+          } else if (ms < 1 || ms > 1000) {
+            errors.add(new InvalidSpecException(field, "must be between 1ms and 1000ms"));
+          } else {
+            out.add(new RuntimeSetting(RuntimeKey.REFILL_INTERVAL_MS, String.valueOf(ms), field));
+          }
+        } catch (IllegalArgumentException e) {
+          errors.add(new InvalidSpecException(field, "must be in milliseconds, such as 100ms"));
+        }
+      }
+    }
+    if (q.getDefaultUserQuotas() != null) {
+      String field = QuotaSettingsSpec.fieldOf(RuntimeKey.DEFAULT_USER_REQUEST_NUMBER);
+      Map<ThrottleKind, Limit> limits = throttles(q.getDefaultUserQuotas(), field, (t, item) -> {
+        if (t.getScope() == TenantQuotaSpec.Scope.CLUSTER) {
+          throw new InvalidSpecException(item + ".scope", "default user quotas apply on each RegionServer: scope CLUSTER is not allowed");
+        }
+        return Limit.Scope.MACHINE;
+      }, errors);
+      for (ThrottleKind type : ThrottleKind.values()) {
+        RuntimeKey key = RuntimeKey.defaultUser(type);
+        Limit l = limits.get(type);
+        if (key == null) {
+          if (l != null) {
+            errors.add(new InvalidSpecException(field, "HBase has no default user quota for " + type));
+          }
+          continue;
+        }
+        if (l != null && l.timeUnit() != TimeUnit.SECONDS) {
+          errors.add(new InvalidSpecException(field, type + ": default user quotas are per second: write the limit with /sec"));
+        } else if (l != null && l.amount() > Integer.MAX_VALUE) {
+          errors.add(new InvalidSpecException(field, type + ": " + QuotaSettingsSpec.INT_BOUND_MESSAGE));
+        } else {
+          out.add(new RuntimeSetting(key, l == null ? null : String.valueOf(l.amount()), field + " " + type));
+        }
+      }
+    }
+    if (q.getUserOverrideKey() != null) {
+      if (q.getUserOverrideKey().isBlank()) {
+        errors.add(new InvalidSpecException(QuotaSettingsSpec.fieldOf(RuntimeKey.USER_OVERRIDE_KEY),
+            "must not be empty (leave it out instead)"));
+      } else {
+        out.add(new RuntimeSetting(RuntimeKey.USER_OVERRIDE_KEY, q.getUserOverrideKey(),
+            QuotaSettingsSpec.fieldOf(RuntimeKey.USER_OVERRIDE_KEY)));
+      }
+    }
+    if (q.getReadAccounting() != null) {
+      out.add(new RuntimeSetting(RuntimeKey.USE_RESULT_SIZE_BYTES,
+          String.valueOf(q.getReadAccounting() == QuotaSettingsSpec.ReadAccounting.ResultSize),
+          QuotaSettingsSpec.fieldOf(RuntimeKey.USE_RESULT_SIZE_BYTES)));
+    }
+    CapacityUnitSizeSpec cu = q.getCapacityUnitSize();
+    if (cu != null) {
+      capacityUnit(out, errors, RuntimeKey.READ_CAPACITY_UNIT, cu.getRead());
+      capacityUnit(out, errors, RuntimeKey.WRITE_CAPACITY_UNIT, cu.getWrite());
+    }
+    if (!errors.isEmpty()) {
+      throw new Invalid(errors);
+    }
+    out.sort(java.util.Comparator.comparing(r -> r.key().key()));
+    return out;
+  }
+
+  private static void capacityUnit(List<RuntimeSetting> out, List<InvalidSpecException> errors, RuntimeKey key,
+      Long bytes) {
+    if (bytes == null) {
+      return;
+    }
+    String field = QuotaSettingsSpec.fieldOf(key);
+    if (bytes < 1) {
+      errors.add(new InvalidSpecException(field, "must be at least 1 byte"));
+    } else {
+      out.add(new RuntimeSetting(key, String.valueOf(bytes), field));
+    }
   }
 
   /**

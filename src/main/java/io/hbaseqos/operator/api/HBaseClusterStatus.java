@@ -17,6 +17,9 @@ public class HBaseClusterStatus extends ConditionedStatus {
   private Integer unmanagedQuotas;
   /** hbase.quota.refresh.period as the RegionServers run with it (from their /conf), e.g. "30s". */
   private String quotaRefreshPeriod;
+  @com.fasterxml.jackson.annotation.JsonPropertyDescription("Declared quota settings (spec.quotas) some RegionServer runs "
+      + "differently, one line per key with the servers and values found; empty when they all match.")
+  private java.util.List<String> quotaSettingMismatches;
   /** The planned and the actual layout, when spec.topology is set. */
   private TopologyStatus topology;
   /** RegionServer throttles as HBase holds them (with spec.throttlePolicy). */
@@ -38,6 +41,14 @@ public class HBaseClusterStatus extends ConditionedStatus {
 
   public void setExceedThrottleEnabled(Boolean exceedThrottleEnabled) {
     this.exceedThrottleEnabled = exceedThrottleEnabled;
+  }
+
+  public java.util.List<String> getQuotaSettingMismatches() {
+    return quotaSettingMismatches;
+  }
+
+  public void setQuotaSettingMismatches(java.util.List<String> quotaSettingMismatches) {
+    this.quotaSettingMismatches = quotaSettingMismatches;
   }
 
   public String getQuotaRefreshPeriod() {

@@ -12,10 +12,9 @@ import java.util.Objects;
     message = "subject needs a user, a namespace or a table")
 @ValidationRule(value = "!(has(self.namespace) && has(self.table))",
     message = "subject cannot set both namespace and table: HBase throttles a user, a namespace, a table, a user on a table or a user on a namespace")
-@ValidationRule(value = "!has(self.namespace) || !(self.namespace in ['hbase', 'backup'])",
-    message = "namespaces 'hbase' and 'backup' are system namespaces: HBase accepts throttles on them but never enforces them")
-@ValidationRule(value = "!has(self.table) || !(self.table.startsWith('hbase:') || self.table.startsWith('backup:'))",
-    message = "tables in the 'hbase' and 'backup' system namespaces are never throttled by HBase")
+@ValidationRule(value = "!has(self.table) || !(self.table in ['hbase:meta', 'hbase:quota', 'hbase:namespace'])",
+    message = "hbase:meta, hbase:quota and hbase:namespace are never throttled by HBase, on any version: the quota "
+        + "machinery itself reads them")
 public class QuotaSubject {
   /**
    * Unicode control (Cc, includes tab, newline, vertical tab), format (Cf: zero-width spaces, bidi

@@ -14,6 +14,11 @@ import java.util.List;
     message = "declare at least one throttle (or bypassGlobals: true, a calibration, a space quota or namespaceLimits)")
 @ValidationRule(value = "!has(self.namespaceLimits) || (has(self.subject.namespace) && !has(self.subject.user))",
     message = "namespaceLimits apply to a namespace subject: HBase keeps maxtables and maxregions on the namespace")
+@ValidationRule(value = "!(has(self.space) || has(self.namespaceLimits)) || !((has(self.subject.namespace) "
+    + "&& self.subject.namespace in ['hbase', 'backup']) || (has(self.subject.table) && (self.subject.table.startsWith('hbase:') "
+    + "|| self.subject.table.startsWith('backup:'))))",
+    message = "space quotas and namespace limits are not set on HBase's system namespaces ('hbase', 'backup'): "
+        + "they hold HBase's own tables")
 @ValidationRule(value = "!has(self.space) || !has(self.subject.user)",
     message = "space quotas apply to a table or a namespace: HBase has no space quota for a user")
 @ValidationRule(value = "!has(self.bypassGlobals) || !self.bypassGlobals || (has(self.subject.user) && !has(self.subject.table) && !has(self.subject.namespace))",

@@ -7,7 +7,9 @@ import io.hbaseqos.operator.hbase.ClusterInfo;
 import io.hbaseqos.operator.hbase.InfoServers;
 import io.hbaseqos.operator.hbase.MetricsUnavailableException;
 import io.hbaseqos.operator.hbase.QuotaBackend;
+import io.hbaseqos.operator.hbase.ServerConf;
 import io.hbaseqos.operator.hbase.ServerSetting;
+import io.hbaseqos.operator.hbase.ServerSettings;
 import io.hbaseqos.operator.metrics.OperatorMetrics;
 import io.hbaseqos.operator.quota.QuotaDiff;
 import io.hbaseqos.operator.quota.QuotaOp;
@@ -77,7 +79,7 @@ public class ClusterState {
   private final ReentrantLock[] rowLocks = new ReentrantLock[ROW_LOCKS];
   private volatile boolean loaded;
   private volatile ClusterInfo info;
-  private volatile Map<String, ServerSetting> refreshPeriods = Map.of();
+  private volatile Map<String, ServerSettings> serverSettings = Map.of();
   /** Null until the first bulk read. */
   private volatile Map<Subject, SpaceUsage> spaceUsage;
   private volatile Map<String, NamespaceState> namespaces;
@@ -319,19 +321,26 @@ public class ClusterState {
   }
 
   /**
-   * Reads {@code hbase.quota.refresh.period} of the live RegionServers from their info servers
-   * (HTTP, outside the HBase call pool), and keeps it for {@link #refreshPeriods()}.
+   * Reads the quota properties of the live RegionServers from their info servers (HTTP, outside the
+   * HBase call pool), and keeps them for {@link #serverSettings()}.
    */
-  public void readRefreshPeriods() {
+  public void readServerSettings() {
     ClusterInfo i = info;
     if (i != null) {
-      refreshPeriods = infoServers().refreshPeriods(i.infoServers());
+      serverSettings = infoServers().quotaSettings(i.infoServers());
     }
+  }
+
+  /** The quota properties of each live RegionServer, as last read. */
+  public Map<String, ServerSettings> serverSettings() {
+    return serverSettings;
   }
 
   /** {@code hbase.quota.refresh.period} of each live RegionServer, as last read. */
   public Map<String, ServerSetting> refreshPeriods() {
-    return refreshPeriods;
+    Map<String, ServerSetting> out = new java.util.LinkedHashMap<>();
+    serverSettings.forEach((server, s) -> out.put(server, s.setting(ServerConf.REFRESH_PERIOD_KEY)));
+    return out;
   }
 
   private InfoServers infoServers() {

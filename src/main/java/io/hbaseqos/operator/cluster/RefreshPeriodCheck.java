@@ -73,7 +73,7 @@ public final class RefreshPeriodCheck {
         + "=" + want);
   }
 
-  private static String summarize(List<String> items) {
+  static String summarize(List<String> items) {
     int shown = Math.min(3, items.size());
     String head = String.join(", ", items.subList(0, shown));
     return items.size() > shown ? head + " and " + (items.size() - shown) + " more" : head;

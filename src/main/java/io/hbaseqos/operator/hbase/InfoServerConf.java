@@ -11,7 +11,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Reads one property from each RegionServer's info server ({@code /conf?format=json}). A server
+ * Reads a fixed set of properties from each RegionServer's info server ({@code /conf?format=json}). A server
  * is read once per start (its server name carries the start code), an unreadable one again after
  * {@link #RETRY_UNREADABLE}; at most {@link #READS_PER_CALL} servers are read per call so a large
  * cluster is covered over a few resyncs without ever holding a call for long.
@@ -21,15 +21,15 @@ final class InfoServerConf {
   static final Duration RETRY_UNREADABLE = Duration.ofMinutes(10);
   static final int READS_PER_CALL = 5;
 
-  private record Known(ServerSetting setting, Instant at) {}
+  private record Known(ServerSettings settings, Instant at) {}
 
-  private final String key;
+  private final Set<String> keys;
   private final InfoServerHttp http;
   private final Clock clock;
   private final Map<String, Known> known = new ConcurrentHashMap<>();
 
-  InfoServerConf(String key, InfoServerHttp http, Clock clock) {
-    this.key = key;
+  InfoServerConf(Set<String> keys, InfoServerHttp http, Clock clock) {
+    this.keys = Set.copyOf(keys);
     this.http = http;
     this.clock = clock;
   }
@@ -38,41 +38,41 @@ final class InfoServerConf {
    * @param servers live RegionServers: server name (host,port,startcode) to host and info port
    *     (a port of 0 or less means the info server is off)
    */
-  Map<String, ServerSetting> read(Map<String, Map.Entry<String, Integer>> servers) {
+  Map<String, ServerSettings> read(Map<String, Map.Entry<String, Integer>> servers) {
     known.keySet().retainAll(Set.copyOf(servers.keySet()));
     int budget = READS_PER_CALL;
     Instant now = clock.instant();
-    Map<String, ServerSetting> out = new LinkedHashMap<>();
+    Map<String, ServerSettings> out = new LinkedHashMap<>();
     for (var e : servers.entrySet()) {
       Known k = known.get(e.getKey());
-      boolean stale = k == null || (!k.setting().readable() && k.at().plus(RETRY_UNREADABLE).isBefore(now));
+      boolean stale = k == null || (!k.settings().readable() && k.at().plus(RETRY_UNREADABLE).isBefore(now));
       if (stale && budget > 0) {
         budget--;
         k = new Known(fetch(e.getValue().getKey(), e.getValue().getValue()), now);
         known.put(e.getKey(), k);
       }
       if (k != null) {
-        out.put(e.getKey(), k.setting());
+        out.put(e.getKey(), k.settings());
       }
     }
     return out;
   }
 
-  private ServerSetting fetch(String host, int port) {
+  private ServerSettings fetch(String host, int port) {
     if (port <= 0) {
-      return ServerSetting.unreadable("info server disabled");
+      return ServerSettings.unreadable("info server disabled");
     }
     try {
       HttpResponse<String> resp = http.get(host, port, "/conf?format=json", TIMEOUT);
       if (resp.statusCode() != 200) {
-        return ServerSetting.unreadable("HTTP " + resp.statusCode() + " from /conf");
+        return ServerSettings.unreadable("HTTP " + resp.statusCode() + " from /conf");
       }
-      return ServerSetting.of(ServerConf.property(resp.body(), key).orElse(null));
+      return ServerSettings.of(ServerConf.properties(resp.body(), keys));
     } catch (IOException e) {
-      return ServerSetting.unreadable(InfoServerHttp.describe(e));
+      return ServerSettings.unreadable(InfoServerHttp.describe(e));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return ServerSetting.unreadable("interrupted");
+      return ServerSettings.unreadable("interrupted");
     }
   }
 }

@@ -15,7 +15,7 @@ import java.util.concurrent.Executors;
  */
 public final class InfoServers implements AutoCloseable {
   private final ExecutorService pool;
-  private final InfoServerConf refreshPeriods;
+  private final InfoServerConf quotaSettings;
   private final RegionServerJmx jmx;
 
   public InfoServers(boolean https, Clock clock) {
@@ -25,13 +25,13 @@ public final class InfoServers implements AutoCloseable {
       return t;
     });
     InfoServerHttp http = new InfoServerHttp(https, InfoServerConf.TIMEOUT);
-    this.refreshPeriods = new InfoServerConf(ServerConf.REFRESH_PERIOD_KEY, http, clock);
+    this.quotaSettings = new InfoServerConf(ServerConf.QUOTA_KEYS, http, clock);
     this.jmx = new RegionServerJmx(http, clock, pool);
   }
 
-  /** {@code hbase.quota.refresh.period} as each live RegionServer runs with it (see {@link InfoServerConf}). */
-  public Map<String, ServerSetting> refreshPeriods(Map<String, Map.Entry<String, Integer>> servers) {
-    return refreshPeriods.read(servers);
+  /** The quota properties ({@link ServerConf#QUOTA_KEYS}) each live RegionServer runs with (see {@link InfoServerConf}). */
+  public Map<String, ServerSettings> quotaSettings(Map<String, Map.Entry<String, Integer>> servers) {
+    return quotaSettings.read(servers);
   }
 
   /**

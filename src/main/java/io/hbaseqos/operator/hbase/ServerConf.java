@@ -3,7 +3,10 @@ package io.hbaseqos.operator.hbase;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The JSON an HBase info server's {@code /conf?format=json} returns (Hadoop's
@@ -12,24 +15,37 @@ import java.util.Optional;
  */
 public final class ServerConf {
   public static final String REFRESH_PERIOD_KEY = "hbase.quota.refresh.period";
+  /** Every property the operator reads from a RegionServer: the refresh period and the quota runtime keys. */
+  public static final Set<String> QUOTA_KEYS = java.util.stream.Stream.concat(java.util.stream.Stream.of(REFRESH_PERIOD_KEY),
+      java.util.Arrays.stream(io.hbaseqos.operator.quota.RuntimeKey.values()).map(io.hbaseqos.operator.quota.RuntimeKey::key))
+      .collect(java.util.stream.Collectors.toUnmodifiableSet());
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private ServerConf() {}
 
   /** The property's value, empty when the dump does not contain it. */
   public static Optional<String> property(String confJson, String key) throws IOException {
+    return Optional.ofNullable(properties(confJson, Set.of(key)).get(key));
+  }
+
+  /** The values of those of {@code keys} the dump contains (a key it lacks is not in the map). */
+  public static Map<String, String> properties(String confJson, Set<String> keys) throws IOException {
     JsonNode root = JSON.readTree(confJson);
     JsonNode props = root == null ? null : root.get("properties");
     if (props == null || !props.isArray()) {
       throw new IOException("not a configuration dump: no 'properties' array");
     }
+    Map<String, String> out = new HashMap<>();
     for (JsonNode p : props) {
-      if (key.equals(p.path("key").asText(null))) {
+      String key = p.path("key").asText(null);
+      if (key != null && keys.contains(key)) {
         JsonNode v = p.get("value");
-        return Optional.ofNullable(v == null || v.isNull() ? null : v.asText());
+        if (v != null && !v.isNull()) {
+          out.put(key, v.asText());
+        }
       }
     }
-    return Optional.empty();
+    return out;
   }
 
   /**

@@ -30,6 +30,20 @@ public record HBaseVersion(int major, int minor, int patch) implements Comparabl
     }
   }
 
+  /**
+   * Whether this release throttles requests to the tables of the system namespaces ({@code hbase},
+   * {@code backup}), except those the quota machinery reads: HBASE-30348, in 2.6.8, 2.7.0 and 3.0.1.
+   */
+  public boolean enforcesSystemTableThrottles() {
+    if (major != 2 && major != 3) {
+      return major > 3;
+    }
+    if (major == 3) {
+      return minor > 0 || patch >= 1;
+    }
+    return minor >= 7 || (minor == 6 && patch >= 8);
+  }
+
   public boolean atLeast(HBaseVersion other) {
     return compareTo(other) >= 0;
   }
@@ -54,6 +68,12 @@ public record HBaseVersion(int major, int minor, int patch) implements Comparabl
     Optional<HBaseVersion> v = parse(reportedVersion);
     if (v.isEmpty()) {
       return Optional.empty();
+    }
+    String system = desired.subject().systemNamespace();
+    if (system != null && !desired.throttles().isEmpty() && !v.get().enforcesSystemTableThrottles()) {
+      return Optional.of("throttles on the tables of the system namespace '" + system + "' are enforced from HBase "
+          + "2.6.8, 2.7.0 and 3.0.1 (HBASE-30348); this cluster runs " + reportedVersion + ", which stores them but "
+          + "never enforces them: nothing of this resource is written until HBase is upgraded");
     }
     List<ThrottleKind> missing = desired.throttles().keySet().stream()
         .filter(k -> k.since() != null && !v.get().atLeast(k.since())).toList();

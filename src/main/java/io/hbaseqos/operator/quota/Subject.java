@@ -24,8 +24,14 @@ public record Subject(String user, String namespace, String table) implements Co
    */
   public static final String USER_PATTERN = "^[^\\s,:@\\p{Cc}\\p{Cf}\\p{Z}]{1,256}$";
 
-  /** Namespaces whose tables HBase never throttles, though it accepts quotas for them. */
+  /**
+   * HBase's system namespaces: up to HBase 2.6.7 (and 2.7/3.0 before HBASE-30348) their tables are
+   * never throttled, though HBase accepts and stores quotas for them.
+   */
   public static final List<String> SYSTEM_NAMESPACES = List.of("hbase", "backup");
+
+  /** Tables HBase never throttles on any version: the quota machinery itself reads them (HBASE-30348). */
+  public static final List<String> UNTHROTTLED_TABLES = List.of("hbase:meta", "hbase:quota", "hbase:namespace");
 
   private static final Pattern NS = Pattern.compile(NAMESPACE_PATTERN);
   private static final Pattern TABLE = Pattern.compile(TABLE_PATTERN);
@@ -52,6 +58,12 @@ public record Subject(String user, String namespace, String table) implements Co
 
   public static Subject table(String t) {
     return new Subject(null, null, t);
+  }
+
+  /** The system namespace ({@link #SYSTEM_NAMESPACES}) this subject's namespace or table is in, or null. */
+  public String systemNamespace() {
+    String ns = namespace != null ? namespace : table == null ? null : table.substring(0, table.indexOf(':'));
+    return ns != null && SYSTEM_NAMESPACES.contains(ns) ? ns : null;
   }
 
   public Kind kind() {
@@ -114,16 +126,15 @@ public record Subject(String user, String namespace, String table) implements Co
       if (!NS.matcher(namespace).matches()) {
         errors.add(new InvalidSpecException(field + ".namespace", "'" + namespace
             + "' is not a legal HBase namespace name (letters, digits and '_')"));
-      } else if (SYSTEM_NAMESPACES.contains(namespace)) {
-        errors.add(systemNamespace(field + ".namespace", namespace));
       }
     }
     if (t) {
       if (!TABLE.matcher(table).matches()) {
         errors.add(new InvalidSpecException(field + ".table", "'" + table
             + "' is not a legal HBase table name ([namespace:]qualifier of letters, digits, '_', '-', '.')"));
-      } else if (table.contains(":") && SYSTEM_NAMESPACES.contains(table.substring(0, table.indexOf(':')))) {
-        errors.add(systemNamespace(field + ".table", table.substring(0, table.indexOf(':'))));
+      } else if (UNTHROTTLED_TABLES.contains(table)) {
+        errors.add(new InvalidSpecException(field + ".table", "'" + table + "' is never throttled by HBase, on any "
+            + "version: the quota machinery itself reads hbase:meta, hbase:quota and hbase:namespace"));
       }
     }
     return errors;
@@ -169,11 +180,6 @@ public record Subject(String user, String namespace, String table) implements Co
       }
     });
     return sb.toString();
-  }
-
-  private static InvalidSpecException systemNamespace(String field, String ns) {
-    return new InvalidSpecException(field, "'" + ns + "' is a system namespace: HBase accepts throttles on it "
-        + "but never enforces them");
   }
 
   /** A short, stable rendering such as {@code user=alice,table=default:t1}. */

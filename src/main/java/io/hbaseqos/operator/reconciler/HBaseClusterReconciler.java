@@ -3,6 +3,7 @@ package io.hbaseqos.operator.reconciler;
 import io.hbaseqos.operator.api.Conditions;
 import io.hbaseqos.operator.api.DesiredQuotas;
 import io.hbaseqos.operator.quota.RegionServerPolicy;
+import io.hbaseqos.operator.quota.RuntimeSetting;
 import java.io.IOException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.hbaseqos.operator.api.HBaseCluster;
@@ -12,6 +13,7 @@ import io.hbaseqos.operator.cluster.ClusterConnections;
 import io.hbaseqos.operator.ownership.Ownership;
 import io.hbaseqos.operator.sync.Resync;
 import io.hbaseqos.operator.cluster.ClusterState;
+import io.hbaseqos.operator.cluster.QuotaSettingsCheck;
 import io.hbaseqos.operator.cluster.RefreshPeriodCheck;
 import io.hbaseqos.operator.api.TopologyStatus;
 import io.hbaseqos.operator.topology.ClusterObjects;
@@ -27,7 +29,9 @@ import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfig
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.SecondaryToPrimaryMapper;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import io.hbaseqos.operator.hbase.ClusterInfo;
@@ -198,6 +202,7 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
         info.quotasEnabled() ? "hbase:quota exists" : "quotas are off, as declared", gen, now);
     if (info.quotasEnabled()) {
       checkRefreshPeriod(hc, old, st, info, gen, now);
+      checkQuotaSettings(hc, old, st, info, gen, now);
       String refused = applyThrottlePolicy(hc, old, st, state, gen, now);
       if (refused != null) {
         Conditions.set(st, Conditions.READY, false, "ThrottlePolicyRefused", refused, gen, now);
@@ -230,6 +235,42 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
           events.warning(hc, "RefreshPeriodMismatch", r.message());
         }
         Conditions.set(st, Conditions.REFRESH_PERIOD, "False", "Mismatch", r.message(), gen, now);
+      }
+    }
+  }
+
+  /**
+   * The quota settings the RegionServers run with (rate limiter, default user quotas, override key,
+   * read accounting, capacity units), against those {@code spec.quotas} declares: a condition only
+   * while some are declared, the mismatching keys in status, a Warning event when it turns False.
+   * Informational, like the refresh period: quotas are still managed.
+   */
+  private void checkQuotaSettings(HBaseCluster hc, HBaseClusterStatus old, HBaseClusterStatus st, ClusterInfo info,
+      Long gen, Instant now) {
+    List<RuntimeSetting> declared;
+    try {
+      declared = DesiredQuotas.runtimeSettings(hc.getSpec().getQuotas());
+    } catch (DesiredQuotas.Invalid e) {
+      return; // validate() has reported it
+    }
+    Optional<QuotaSettingsCheck.Result> checked = QuotaSettingsCheck.check(connections.get(ClusterConnections.key(hc))
+        .map(ClusterState::serverSettings).orElse(Map.of()), declared, info.version(), hc.getSpec().getTopology() != null);
+    if (checked.isEmpty()) {
+      st.setQuotaSettingMismatches(null);
+      Conditions.remove(st, Conditions.QUOTA_SETTINGS);
+      return;
+    }
+    QuotaSettingsCheck.Result r = checked.get();
+    st.setQuotaSettingMismatches(r.mismatches().isEmpty() ? null : r.mismatches());
+    switch (r.outcome()) {
+      case MATCHES -> Conditions.set(st, Conditions.QUOTA_SETTINGS, "True", "Matches", r.message(), gen, now);
+      case UNKNOWN -> Conditions.set(st, Conditions.QUOTA_SETTINGS, "Unknown", "Unreadable", r.message(), gen, now);
+      case MISMATCH, UNSUPPORTED -> {
+        String reason = r.outcome() == QuotaSettingsCheck.Outcome.MISMATCH ? "Mismatch" : "UnsupportedByHBase";
+        if (!reason.equals(Conditions.reason(old, Conditions.QUOTA_SETTINGS))) {
+          events.warning(hc, "QuotaSettings" + reason, r.message());
+        }
+        Conditions.set(st, Conditions.QUOTA_SETTINGS, "False", reason, r.message(), gen, now);
       }
     }
   }
@@ -372,6 +413,11 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
     }
     try {
       DesiredQuotas.throttlePolicy(hc.getSpec());
+    } catch (DesiredQuotas.Invalid e) {
+      errors.add(e.getMessage());
+    }
+    try {
+      DesiredQuotas.runtimeSettings(hc.getSpec().getQuotas());
     } catch (DesiredQuotas.Invalid e) {
       errors.add(e.getMessage());
     }

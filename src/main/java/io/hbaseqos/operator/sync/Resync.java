@@ -170,7 +170,7 @@ public final class Resync implements AutoCloseable {
     try {
       state.describe();
       state.refresh();
-      state.readRefreshPeriods();
+      state.readServerSettings();
     } catch (IOException e) {
       LOG.debugf("resync of %s failed: %s", key, e.getMessage());
       notifyCluster(key);

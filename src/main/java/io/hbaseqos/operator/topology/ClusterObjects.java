@@ -21,7 +21,9 @@ import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
 import io.hbaseqos.operator.api.HBaseCluster;
 import io.hbaseqos.operator.api.HBaseClusterSpec;
 import io.hbaseqos.operator.api.MastersSpec;
+import io.hbaseqos.operator.api.DesiredQuotas;
 import io.hbaseqos.operator.api.QuotaSettingsSpec;
+import io.hbaseqos.operator.quota.RuntimeSetting;
 import io.hbaseqos.operator.api.RegionServersSpec;
 import io.hbaseqos.operator.api.TopologySpec;
 import io.hbaseqos.operator.quota.Durations;
@@ -94,6 +96,15 @@ public final class ClusterObjects {
     p.put("hbase.quota.enabled", String.valueOf(!Boolean.FALSE.equals(q.getEnabled())));
     p.put("hbase.quota.refresh.period", String.valueOf(Durations.parse(q.getRefreshPeriod(),
         QuotaSettingsSpec.DEFAULT_REFRESH).toMillis()));
+    try {
+      for (RuntimeSetting r : DesiredQuotas.runtimeSettings(q)) {
+        if (r.value() != null) {
+          p.put(r.key().key(), r.value());
+        }
+      }
+    } catch (DesiredQuotas.Invalid e) {
+      // the reconciler refuses an invalid spec before it plans the topology
+    }
     p.put("hbase.regionserver.handler.count", String.valueOf(rs.getHandlerCount()));
     p.put("hfile.block.cache.size", String.valueOf(rs.getBlockCacheFraction()));
     p.put("hbase.regionserver.global.memstore.size", String.valueOf(rs.getMemstoreFraction()));

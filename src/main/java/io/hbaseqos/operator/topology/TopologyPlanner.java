@@ -1,5 +1,7 @@
 package io.hbaseqos.operator.topology;
 
+import io.hbaseqos.operator.api.QuotaSettingsSpec;
+import io.hbaseqos.operator.quota.RuntimeKey;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -30,7 +32,10 @@ public final class TopologyPlanner {
   private static final long ROUND = 256 * Memory.MIB;
 
   /** hbase-site.xml keys that fields of the spec set; siteProperties may not set them. */
-  public static final Map<String, String> RESERVED_KEYS = Map.ofEntries(
+  public static final Map<String, String> RESERVED_KEYS = reservedKeys();
+
+  private static Map<String, String> reservedKeys() {
+    Map<String, String> keys = new java.util.HashMap<>(Map.ofEntries(
       Map.entry("hbase.rootdir", "spec.topology.rootDir"),
       Map.entry("hbase.zookeeper.quorum", "spec.connection.zookeeperQuorum"),
       Map.entry("zookeeper.znode.parent", "spec.connection.znodeParent"),
@@ -39,7 +44,12 @@ public final class TopologyPlanner {
       Map.entry("hbase.quota.refresh.period", "spec.quotas.refreshPeriod"),
       Map.entry("hbase.regionserver.handler.count", "spec.topology.regionServers.handlerCount"),
       Map.entry("hfile.block.cache.size", "spec.topology.regionServers.blockCacheFraction"),
-      Map.entry("hbase.regionserver.global.memstore.size", "spec.topology.regionServers.memstoreFraction"));
+      Map.entry("hbase.regionserver.global.memstore.size", "spec.topology.regionServers.memstoreFraction")));
+    for (RuntimeKey k : RuntimeKey.values()) {
+      keys.put(k.key(), QuotaSettingsSpec.fieldOf(k));
+    }
+    return Map.copyOf(keys);
+  }
 
   /** What the user asked for, in plain values. */
   public record Input(int replicasPerNode, String heap, long nodeReserve, double blockCacheFraction,

@@ -57,7 +57,7 @@ class DesiredQuotasTest {
     none.setType(ThrottleKind.WRITE_NUMBER);
     ThrottleSpec noType = new ThrottleSpec();
     noType.setLimit("1req/sec");
-    TenantQuotaSpec s = spec(new QuotaSubject(null, "hbase", null),
+    TenantQuotaSpec s = spec(new QuotaSubject(null, "bad-ns", null),
         ThrottleSpec.shell(ThrottleKind.REQUEST_NUMBER, "-1req/sec"),
         ThrottleSpec.shell(ThrottleKind.REQUEST_SIZE, "10req/sec"),
         both, none, noType,
@@ -192,5 +192,100 @@ class DesiredQuotasTest {
         .hasMessageContaining("spec.space: applies to a table or a namespace")
         .hasMessageContaining("spec.space.policy: is required")
         .hasMessageContaining("spec.space.limit: '10Gi' has an unknown unit");
+  }
+
+  @Test
+  void quotaSettingsBecomeHBaseKeysInKeyOrder() throws Exception {
+    QuotaSettingsSpec q = new QuotaSettingsSpec();
+    assertThat(DesiredQuotas.runtimeSettings(q)).isEmpty();
+    RateLimiterSpec rl = new RateLimiterSpec();
+    rl.setType(RateLimiterSpec.Type.FixedInterval);
+    rl.setRefillInterval("100ms");
+    q.setRateLimiter(rl);
+    ThrottleSpec bytes = new ThrottleSpec();
+    bytes.setType(ThrottleKind.WRITE_SIZE);
+    bytes.setValue(2L);
+    bytes.setSizeUnit(ThrottleSpec.SizeUnit.M);
+    q.setDefaultUserQuotas(List.of(ThrottleSpec.shell(ThrottleKind.READ_NUMBER, "50req/sec"), bytes));
+    q.setUserOverrideKey("quota.user");
+    q.setReadAccounting(QuotaSettingsSpec.ReadAccounting.ResultSize);
+    CapacityUnitSizeSpec cu = new CapacityUnitSizeSpec();
+    cu.setRead(4096L);
+    q.setCapacityUnitSize(cu);
+    java.util.Map<String, String> byKey = new java.util.LinkedHashMap<>();
+    DesiredQuotas.runtimeSettings(q).forEach(r -> byKey.put(r.key().key(), r.value()));
+    java.util.Map<String, String> expected = new java.util.LinkedHashMap<>();
+    expected.put("hbase.quota.default.user.machine.atomic.read.size", null);
+    expected.put("hbase.quota.default.user.machine.atomic.request.num", null);
+    expected.put("hbase.quota.default.user.machine.atomic.write.size", null);
+    expected.put("hbase.quota.default.user.machine.read.num", "50");
+    expected.put("hbase.quota.default.user.machine.read.size", null);
+    expected.put("hbase.quota.default.user.machine.request.handler.usage.ms", null);
+    expected.put("hbase.quota.default.user.machine.request.num", null);
+    expected.put("hbase.quota.default.user.machine.request.size", null);
+    expected.put("hbase.quota.default.user.machine.write.num", null);
+    expected.put("hbase.quota.default.user.machine.write.size", "2097152");
+    expected.put("hbase.quota.rate.limiter", "org.apache.hadoop.hbase.quotas.FixedIntervalRateLimiter");
+    expected.put("hbase.quota.rate.limiter.refill.interval.ms", "100");
+    expected.put("hbase.quota.read.capacity.unit", "4096");
+    expected.put("hbase.quota.use.result.size.bytes", "true");
+    expected.put("hbase.quota.user.override.key", "quota.user");
+    assertThat(byKey).containsExactlyEntriesOf(expected);
+
+    q.setDefaultUserQuotas(null);
+    q.setReadAccounting(QuotaSettingsSpec.ReadAccounting.BlockBytesScanned);
+    rl.setType(RateLimiterSpec.Type.AverageInterval);
+    rl.setRefillInterval(null);
+    assertThat(DesiredQuotas.runtimeSettings(q)).extracting(r -> r.key().key() + "=" + r.value()).containsExactly(
+        "hbase.quota.rate.limiter=org.apache.hadoop.hbase.quotas.AverageIntervalRateLimiter",
+        "hbase.quota.read.capacity.unit=4096", "hbase.quota.use.result.size.bytes=false",
+        "hbase.quota.user.override.key=quota.user");
+  }
+
+  @Test
+  void quotaSettingsTheSchemaRefusesAreRefusedHereToo() {
+    QuotaSettingsSpec q = new QuotaSettingsSpec();
+    RateLimiterSpec rl = new RateLimiterSpec();
+    rl.setType(RateLimiterSpec.Type.AverageInterval);
+    rl.setRefillInterval("100ms");
+    q.setRateLimiter(rl);
+    ThrottleSpec perMinute = ThrottleSpec.shell(ThrottleKind.WRITE_NUMBER, "10req/min");
+    q.setDefaultUserQuotas(List.of(ThrottleSpec.shell(ThrottleKind.READ_CAPACITY_UNIT, "10CU/sec"), perMinute,
+        ThrottleSpec.shell(ThrottleKind.READ_SIZE, "2G/sec")));
+    q.setUserOverrideKey(" ");
+    CapacityUnitSizeSpec cu = new CapacityUnitSizeSpec();
+    cu.setWrite(0L);
+    q.setCapacityUnitSize(cu);
+    assertThatThrownBy(() -> DesiredQuotas.runtimeSettings(q)).isInstanceOf(DesiredQuotas.Invalid.class)
+        .hasMessageContaining("spec.quotas.rateLimiter.refillInterval: applies to the FixedInterval limiter only")
+        .hasMessageContaining("HBase has no default user quota for READ_CAPACITY_UNIT")
+        .hasMessageContaining("WRITE_NUMBER: default user quotas are per second")
+        .hasMessageContaining("READ_SIZE: a default user quota is read by HBase as an int")
+        .hasMessageContaining("spec.quotas.userOverrideKey: must not be empty")
+        .hasMessageContaining("spec.quotas.capacityUnitSize.write: must be at least 1 byte");
+    rl.setType(RateLimiterSpec.Type.FixedInterval);
+    rl.setRefillInterval("2s");
+    q.setDefaultUserQuotas(null);
+    q.setUserOverrideKey(null);
+    q.setCapacityUnitSize(null);
+    assertThatThrownBy(() -> DesiredQuotas.runtimeSettings(q))
+        .hasMessageContaining("spec.quotas.rateLimiter.refillInterval: must be between 1ms and 1000ms");
+  }
+
+  @Test
+  void spaceAndNamespaceLimitsAreNotSetOnSystemNamespaces() throws Exception {
+    TenantQuotaSpec space = spec(new QuotaSubject(null, null, "backup:system"));
+    SpaceSpec sp = new SpaceSpec();
+    sp.setLimit("1Gi");
+    sp.setPolicy(io.hbaseqos.operator.quota.SpaceLimit.Policy.NO_INSERTS);
+    space.setSpace(sp);
+    assertThatThrownBy(() -> DesiredQuotas.from(space))
+        .hasMessageContaining("spec.space: is not set on HBase's system namespaces ('hbase', 'backup')");
+    TenantQuotaSpec limits = spec(new QuotaSubject(null, "hbase", null));
+    limits.setNamespaceLimits(new NamespaceLimitsSpec());
+    assertThatThrownBy(() -> DesiredQuotas.from(limits)).hasMessageContaining("spec.namespaceLimits: is not set on");
+    // throttles there are valid specs: whether HBase enforces them is a question of its version
+    assertThat(DesiredQuotas.from(spec(new QuotaSubject(null, "hbase", null),
+        ThrottleSpec.shell(ThrottleKind.REQUEST_NUMBER, "5req/sec"))).subject()).isEqualTo(Subject.namespace("hbase"));
   }
 }

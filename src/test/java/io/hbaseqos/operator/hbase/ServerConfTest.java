@@ -37,4 +37,13 @@ class ServerConfTest {
   void defaultRefreshPeriodFollowsTheVersion(String version, long ms) {
     assertThat(ServerConf.defaultRefreshPeriodMs(version)).isEqualTo(ms);
   }
+
+  @Test
+  void readsASetOfKeysInOnePass() throws Exception {
+    String json = "{\"properties\":[{\"key\":\"a\",\"value\":\"1\"},{\"key\":\"b\",\"value\":null},"
+        + "{\"key\":\"c\",\"value\":\"3\"}]}";
+    assertThat(ServerConf.properties(json, java.util.Set.of("a", "b", "d"))).containsExactly(java.util.Map.entry("a", "1"));
+    assertThat(ServerConf.QUOTA_KEYS).contains("hbase.quota.refresh.period", "hbase.quota.rate.limiter",
+        "hbase.quota.default.user.machine.request.num").hasSize(17);
+  }
 }

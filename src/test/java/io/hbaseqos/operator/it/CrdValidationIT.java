@@ -103,9 +103,9 @@ class CrdValidationIT {
       "namespace with a zero-width joiner | {namespace: \"ns\\u200D\"} | [{type: REQUEST_NUMBER, limit: 5req/sec}] | namespace may contain only letters",
       "table with a bidi override | {table: \"t\\u202Ex\"} | [{type: REQUEST_NUMBER, limit: 5req/sec}] | table must be [namespace:]qualifier",
       "table with a non-ASCII letter | {table: \"t\\u00E9\"} | [{type: REQUEST_NUMBER, limit: 5req/sec}] | table must be [namespace:]qualifier",
-      "system namespace | {namespace: hbase} | [{type: REQUEST_NUMBER, limit: 5req/sec}] | system namespaces",
-      "system table | {table: 'hbase:meta'} | [{type: REQUEST_NUMBER, limit: 5req/sec}] | never throttled by HBase",
-      "backup namespace | {user: u, namespace: backup} | [{type: REQUEST_NUMBER, limit: 5req/sec}] | system namespaces",
+      "meta table | {table: 'hbase:meta'} | [{type: REQUEST_NUMBER, limit: 5req/sec}] | never throttled by HBase, on any version",
+      "quota table | {user: u, table: 'hbase:quota'} | [{type: REQUEST_NUMBER, limit: 5req/sec}] | never throttled by HBase, on any version",
+      "namespace table | {table: 'hbase:namespace'} | [{type: REQUEST_NUMBER, limit: 5req/sec}] | never throttled by HBase, on any version",
       "no throttles | {user: a} | [] | declare at least one throttle",
   })
   void invalidTenantQuotasAreRejected(String what, String subject, String throttles, String message) {
@@ -169,6 +169,13 @@ class CrdValidationIT {
   }
 
   @Test
+  void throttlesOnSystemNamespacesAreAcceptedForTheOperatorToCheckAgainstTheHBaseVersion() {
+    create(tenant("sys-ns", "{namespace: hbase}", "[{type: REQUEST_NUMBER, limit: 5req/sec}]", null));
+    create(tenant("sys-backup", "{table: 'backup:system'}", "[{type: READ_SIZE, limit: 10M/sec}]", null));
+    create(tenant("sys-user-ns", "{user: u, namespace: backup}", "[{type: REQUEST_NUMBER, limit: 5req/sec}]", null));
+  }
+
+  @Test
   void spaceQuotasOnTablesAndNamespacesAreAccepted() {
     create(tenant("space-table", "{table: 'ns1:t1'}", "[]", "space: {limit: 10G, policy: NO_INSERTS}"));
     create(tenant("space-ns", "{namespace: ns1}", "[{type: REQUEST_NUMBER, limit: 5req/sec}]",
@@ -192,6 +199,8 @@ class CrdValidationIT {
       "overflow in P | {table: t} | 'space: {limit: 9P, policy: NO_INSERTS}' | space limit is too large",
       "overflow in bytes | {table: t} | 'space: {limit: \"99999999999999999999\", policy: NO_INSERTS}' | space limit is too large",
       "overflow in K | {table: t} | 'space: {limit: 8796093022209K, policy: NO_INSERTS}' | space limit is too large",
+      "system namespace | {namespace: hbase} | 'space: {limit: 10G, policy: NO_INSERTS}' | not set on HBase's system namespaces",
+      "system table | {table: 'backup:system'} | 'space: {limit: 10G, policy: NO_INSERTS}' | not set on HBase's system namespaces",
   })
   void invalidSpaceQuotasAreRejected(String what, String subject, String space, String message) {
     String name = "badspace-" + Integer.toHexString(what.hashCode());
@@ -215,6 +224,7 @@ class CrdValidationIT {
       "negative tables | {namespace: ns} | 'namespaceLimits: {maxTables: -3}' | maxTables must be at least 1",
       "negative regions | {namespace: ns} | 'namespaceLimits: {maxRegions: -1}' | maxRegions must be at least 1",
       "not a number | {namespace: ns} | 'namespaceLimits: {maxRegions: ten}' | must be of type integer",
+      "system namespace | {namespace: backup} | 'namespaceLimits: {maxTables: 5}' | not set on HBase's system namespaces",
   })
   void invalidNamespaceLimitsAreRejected(String what, String subject, String limits, String message) {
     String name = "badnslimits-" + Integer.toHexString(what.hashCode());
@@ -321,15 +331,20 @@ class CrdValidationIT {
     assertThat(conn).containsEntry("znodeParent", "/hbase");
   }
 
-  static String policy(String name, String throttlePolicy) {
+  /** An HBaseCluster with one more field of its spec, {@code field: value} (flow-style YAML). */
+  static String hbaseCluster(String name, String field, String value) {
     return """
         apiVersion: hbaseqos.io/v1alpha1
         kind: HBaseCluster
         metadata: {name: %s, namespace: %s}
         spec:
           connection: {zookeeperQuorum: zk-0}
-          throttlePolicy: %s
-        """.formatted(name, ns, throttlePolicy);
+          %s: %s
+        """.formatted(name, ns, field, value);
+  }
+
+  static String policy(String name, String throttlePolicy) {
+    return hbaseCluster(name, "throttlePolicy", throttlePolicy);
   }
 
   @Test
@@ -359,6 +374,52 @@ class CrdValidationIT {
   void invalidThrottlePoliciesAreRejected(String what, String throttlePolicy, String message) {
     String name = "badpolicy-" + Integer.toHexString(what.hashCode());
     assertRefused("HBaseCluster", name, policy(name, throttlePolicy), message);
+  }
+
+  static String quotaSettings(String name, String quotas) {
+    return hbaseCluster(name, "quotas", quotas);
+  }
+
+  @Test
+  void quotaSettingsAreAccepted() throws Exception {
+    String example = java.nio.file.Files.readString(io.hbaseqos.operator.support.Paths.projectDir()
+        .resolve("examples/policy/hbasecluster-quota-settings.yaml"));
+    create(example.replace("name: demo", "name: settings-example\n  namespace: " + ns));
+    create(quotaSettings("settings-average", "{rateLimiter: {type: AverageInterval}}"));
+    create(quotaSettings("settings-bounds", "{rateLimiter: {type: FixedInterval, refillInterval: 1s}, defaultUserQuotas: "
+        + "[{type: REQUEST_SIZE, limit: 2047M/sec}, {type: READ_SIZE, limit: 1G/sec}, {type: WRITE_SIZE, value: 2097151, sizeUnit: K}, "
+        + "{type: READ_NUMBER, limit: 2147483647req/sec}], capacityUnitSize: {read: 1, write: 1073741824}}"));
+    create(quotaSettings("settings-empty-list", "{defaultUserQuotas: []}"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "unknown limiter | {rateLimiter: {type: Feedback}} | Unsupported value: \"Feedback\"",
+      "limiter without type | {rateLimiter: {refillInterval: 100ms}} | type: Required value",
+      "refill for average | {rateLimiter: {type: AverageInterval, refillInterval: 100ms}} | refillInterval applies to the FixedInterval limiter only",
+      "refill in seconds | {rateLimiter: {type: FixedInterval, refillInterval: 2s}} | must be in milliseconds",
+      "refill too long | {rateLimiter: {type: FixedInterval, refillInterval: 1500ms}} | between 1ms and 1000ms",
+      "refill zero | {rateLimiter: {type: FixedInterval, refillInterval: 0ms}} | between 1ms and 1000ms",
+      "default user CU | {defaultUserQuotas: [{type: READ_CAPACITY_UNIT, limit: 10CU/sec}]} | no default user quota for capacity-unit throttles",
+      "default user per minute | {defaultUserQuotas: [{type: READ_NUMBER, limit: 10req/min}]} | per second on each RegionServer",
+      "default user structured per hour | {defaultUserQuotas: [{type: READ_NUMBER, value: 10, timeUnit: hour}]} | per second on each RegionServer",
+      "default user cluster scope | {defaultUserQuotas: [{type: READ_NUMBER, limit: 10req/sec, scope: CLUSTER}]} | scope CLUSTER is not allowed",
+      "default user over int | {defaultUserQuotas: [{type: READ_NUMBER, limit: 2147483648req/sec}]} | read by HBase as an int",
+      "default user 2G | {defaultUserQuotas: [{type: READ_SIZE, limit: 2G/sec}]} | read by HBase as an int",
+      "default user 1T structured | {defaultUserQuotas: [{type: WRITE_SIZE, value: 1, sizeUnit: T}]} | read by HBase as an int",
+      "default user twice | {defaultUserQuotas: [{type: READ_NUMBER, limit: 1req/sec}, {type: READ_NUMBER, limit: 2req/sec}]} | each throttle type may appear only once",
+      "default user zero | {defaultUserQuotas: [{type: READ_NUMBER, limit: 0req/sec}]} | greater than 0",
+      "default user wrong unit | {defaultUserQuotas: [{type: READ_NUMBER, limit: 10M/sec}]} | wrong unit",
+      "override key with space | {userOverrideKey: 'tenant id'} | name of a request attribute",
+      "override key empty | {userOverrideKey: ''} | name of a request attribute",
+      "unknown read accounting | {readAccounting: Blocks} | Unsupported value: \"Blocks\"",
+      "capacity unit zero | {capacityUnitSize: {read: 0}} | read must be at least 1 byte",
+      "capacity unit negative | {capacityUnitSize: {write: -1024}} | write must be at least 1 byte",
+      "capacity unit too large | {capacityUnitSize: {write: 2147483648}} | at most 1073741824 bytes",
+  })
+  void invalidQuotaSettingsAreRejected(String what, String quotas, String message) {
+    String name = "badsettings-" + Integer.toHexString(what.hashCode());
+    assertRefused("HBaseCluster", name, quotaSettings(name, quotas), message);
   }
 
   static String topology(String name, String regionServers) {
@@ -416,10 +477,10 @@ class CrdValidationIT {
   @Test
   void kubectlShowsReadableErrorsAndTheExamplesApply() throws Exception {
     Path bad = Files.createTempFile("bad-tq", ".yaml");
-    Files.writeString(bad, tenant("kubectl-bad", "{namespace: hbase}", "[{type: READ_SIZE, limit: 10req/sec}]", null));
+    Files.writeString(bad, tenant("kubectl-bad", "{table: 'hbase:meta'}", "[{type: READ_SIZE, limit: 10req/sec}]", null));
     Kubectl.Result r = Kubectl.run("apply", "-f", bad.toString());
     assertThat(r.exit()).isNotZero();
-    assertThat(r.output()).contains("system namespaces").contains("limit has the wrong unit for its type");
+    assertThat(r.output()).contains("never throttled by HBase").contains("limit has the wrong unit for its type");
 
     String exNs = KubeApi.newNamespace("examples");
     NAMESPACES.add(exNs);

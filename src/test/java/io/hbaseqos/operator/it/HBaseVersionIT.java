@@ -11,11 +11,14 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hbaseqos.operator.api.ConnectionSpec;
 import io.hbaseqos.operator.api.TenantQuota;
+import io.hbaseqos.operator.hbase.BackendFactory;
 import io.hbaseqos.operator.hbase.MemoryQuotaTable;
 import io.hbaseqos.operator.quota.Subject;
 import io.hbaseqos.operator.quota.ThrottleKind;
 import io.hbaseqos.operator.support.KubeApi;
 import io.hbaseqos.operator.support.OperatorHarness;
+import io.hbaseqos.operator.support.QuotaTableRaw;
+import io.hbaseqos.operator.support.StandaloneHBase;
 import io.hbaseqos.operator.support.Waits;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -24,21 +27,28 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Throttle types newer than the connected HBase, on the real API server. No HBase older than
- * 2.6.3 runs here, so the cluster is the in-memory quota table (its row semantics are the
- * contract's, checked against HBase 2.6.4) reporting version 2.6.2, then upgraded to 2.6.4.
+ * Throttle types newer than the connected HBase, and throttles on system tables, on the real API
+ * server. No HBase older than 2.6.3 or newer than 2.6.4 runs here, so those clusters are the
+ * in-memory quota table (its row semantics are the contract's, checked against HBase 2.6.4)
+ * reporting the version, then upgraded; the system-namespace refusal is also shown on a real 2.6.4.
  */
 class HBaseVersionIT {
   static KubernetesClient k8s;
   static OperatorHarness operator;
   static final MemoryQuotaTable HBASE = new MemoryQuotaTable();
+  static final MemoryQuotaTable SYSTEM = new MemoryQuotaTable();
   static String ns;
 
   @BeforeAll
   static void start() {
     HBASE.version = "2.6.2";
+    SYSTEM.version = "2.6.7";
     k8s = KubeApi.client();
-    operator = new OperatorHarness(k8s, connection -> HBASE);
+    operator = new OperatorHarness(k8s, connection -> switch (connection.getZookeeperQuorum()) {
+      case "memory:2181" -> HBASE;
+      case "memory-system:2181" -> SYSTEM;
+      default -> BackendFactory.HBASE.open(connection);
+    });
     ns = KubeApi.newNamespace("version");
     ConnectionSpec c = new ConnectionSpec();
     c.setZookeeperQuorum("memory:2181");
@@ -85,4 +95,34 @@ class HBaseVersionIT {
         ThrottleKind.ATOMIC_REQUEST_NUMBER);
   }
 
+  @Test
+  void throttlesOnSystemTablesAreWrittenOnlyOnReleasesThatEnforceThem() throws Exception {
+    ConnectionSpec c = new ConnectionSpec();
+    c.setZookeeperQuorum("memory-system:2181");
+    k8s.resource(cluster(ns, "sys", c, "2s")).create();
+    k8s.resource(tenant(ns, "backup-reads", "sys", new io.hbaseqos.operator.api.QuotaSubject(null, null, "backup:system"),
+        t(ThrottleKind.READ_SIZE, "10M/sec"))).create();
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> assertThat(ready("backup-reads")).isNotNull().satisfies(r -> {
+      assertThat(r.getStatus()).isEqualTo("False");
+      assertThat(r.getReason()).isEqualTo("UnsupportedByHBase");
+      assertThat(r.getMessage()).startsWith("throttles on the tables of the system namespace 'backup' are enforced from "
+          + "HBase 2.6.8, 2.7.0 and 3.0.1 (HBASE-30348); this cluster runs 2.6.7");
+    }));
+    Waits.seconds(3);
+    assertThat(SYSTEM.writes.get()).as("nothing written on 2.6.7").isZero();
+    SYSTEM.version = "2.6.8"; // upgraded
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() ->
+        assertThat(ready("backup-reads")).extracting(Condition::getStatus).isEqualTo("True"));
+    assertThat(SYSTEM.read(Subject.table("backup:system")).throttles()).containsOnlyKeys(ThrottleKind.READ_SIZE);
+
+    // and on a real HBase 2.6.4: refused with its version, and hbase:quota holds nothing for the subject
+    k8s.resource(cluster(ns, "real", StandaloneHBase.shared().connectionSpec(), "2s")).create();
+    k8s.resource(tenant(ns, "system-ns", "real", new io.hbaseqos.operator.api.QuotaSubject(null, "hbase", null),
+        t(ThrottleKind.REQUEST_NUMBER, "5req/sec"))).create();
+    await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> assertThat(ready("system-ns")).isNotNull().satisfies(r -> {
+      assertThat(r.getReason()).isEqualTo("UnsupportedByHBase");
+      assertThat(r.getMessage()).contains("system namespace 'hbase'").contains("this cluster runs 2.6.4");
+    }));
+    assertThat(QuotaTableRaw.read(StandaloneHBase.shared(), "n.hbase")).isEmpty();
+  }
 }

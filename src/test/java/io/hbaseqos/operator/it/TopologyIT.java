@@ -149,6 +149,34 @@ class TopologyIT {
     assertThat(k8s.configMaps().inNamespace(ns).withName("hb-hbase-site").get().getData().get("hbase-site.xml"))
         .contains("<name>hbase.regionserver.handler.count</name><value>60</value>");
 
+    // declared quota settings go into hbase-site.xml and roll the RegionServers too; the servers
+    // this cluster connects to (the standalone HBase, not these pods) run without the default user
+    // quota, and the condition says the written values apply once the RegionServers restart
+    String handlerHash = configHash(sts(ns, "hb-regionserver"));
+    edit(ns, h -> {
+      var rl = new io.hbaseqos.operator.api.RateLimiterSpec();
+      rl.setType(io.hbaseqos.operator.api.RateLimiterSpec.Type.FixedInterval);
+      rl.setRefillInterval("100ms");
+      h.getSpec().getQuotas().setRateLimiter(rl);
+      h.getSpec().getQuotas().setDefaultUserQuotas(List.of(
+          io.hbaseqos.operator.api.ThrottleSpec.shell(io.hbaseqos.operator.quota.ThrottleKind.REQUEST_NUMBER, "500req/sec")));
+    });
+    await().atMost(30, TimeUnit.SECONDS).until(() -> !configHash(sts(ns, "hb-regionserver")).equals(handlerHash));
+    assertThat(k8s.configMaps().inNamespace(ns).withName("hb-hbase-site").get().getData().get("hbase-site.xml"))
+        .contains("<name>hbase.quota.rate.limiter</name><value>org.apache.hadoop.hbase.quotas.FixedIntervalRateLimiter</value>")
+        .contains("<name>hbase.quota.rate.limiter.refill.interval.ms</name><value>100</value>")
+        .contains("<name>hbase.quota.default.user.machine.request.num</name><value>500</value>")
+        .doesNotContain("hbase.quota.default.user.machine.read.num");
+    await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> {
+      var cond = get(ns, "hb").getStatus().condition("QuotaSettingsMatch").orElseThrow();
+      assertThat(cond.getStatus()).isEqualTo("False");
+      // (the standalone HBase runs the fixed-interval limiter with a 100 ms refill, as declared)
+      assertThat(cond.getMessage()).startsWith("hbase.quota.default.user.machine.request.num is unset on ")
+          .contains("declared 500 (spec.quotas.defaultUserQuotas REQUEST_NUMBER)")
+          .endsWith("the operator has written the declared values to hbase-site.xml; RegionServers started before "
+              + "still run with the old ones until they restart");
+    });
+
     // paused: spec changes are not applied, and the condition says so
     edit(ns, h -> {
       h.getSpec().getTopology().setPaused(true);

@@ -38,4 +38,24 @@ class HBaseVersionTest {
     assertThat(ThrottleKind.READ_SIZE.since()).isNull();
     assertThat(ThrottleKind.ATOMIC_WRITE_SIZE.since()).isEqualTo(new HBaseVersion(2, 6, 3));
   }
+
+  @Test
+  void throttlesOnSystemTablesAreWrittenOnlyWhereHBaseEnforcesThem() {
+    SubjectQuota backup = new SubjectQuota(Subject.table("backup:system"), Map.of(ThrottleKind.READ_SIZE, L), false);
+    assertThat(HBaseVersion.unsupported(backup, "2.6.4")).hasValueSatisfying(m -> assertThat(m).isEqualTo(
+        "throttles on the tables of the system namespace 'backup' are enforced from HBase 2.6.8, 2.7.0 and 3.0.1 "
+            + "(HBASE-30348); this cluster runs 2.6.4, which stores them but never enforces them: nothing of this "
+            + "resource is written until HBase is upgraded"));
+    for (String v : new String[] {"2.5.12", "2.6.7", "3.0.0", "3.0.0-beta-2", "1.4.14"}) {
+      assertThat(HBaseVersion.unsupported(backup, v)).as(v).isPresent();
+    }
+    for (String v : new String[] {"2.6.8", "2.6.10", "2.7.0", "2.7.1-hadoop3", "3.0.1", "3.1.0", "4.0.0"}) {
+      assertThat(HBaseVersion.unsupported(backup, v)).as(v).isEmpty();
+    }
+    SubjectQuota ns = new SubjectQuota(new Subject("u", "hbase", null), Map.of(ThrottleKind.REQUEST_NUMBER, L), false);
+    assertThat(HBaseVersion.unsupported(ns, "2.6.4")).hasValueSatisfying(m -> assertThat(m).contains("'hbase'"));
+    assertThat(HBaseVersion.unsupported(ns, null)).as("unknown version: nothing refused on a guess").isEmpty();
+    SubjectQuota lookalike = new SubjectQuota(Subject.namespace("hbase_tenant"), Map.of(ThrottleKind.REQUEST_NUMBER, L), false);
+    assertThat(HBaseVersion.unsupported(lookalike, "2.6.4")).isEmpty();
+  }
 }

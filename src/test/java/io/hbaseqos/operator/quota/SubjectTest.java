@@ -31,10 +31,9 @@ class SubjectTest {
       "null, null, null, names no user",
       "null, ns, t, both namespace and table",
       "a, ns, ns:t, both namespace and table",
-      "null, hbase, null, system namespace",
-      "null, backup, null, system namespace",
-      "null, null, hbase:meta, system namespace",
-      "u, null, backup:x, system namespace",
+      "null, null, hbase:meta, never throttled by HBase, on any version",
+      "u, null, hbase:quota, never throttled by HBase, on any version",
+      "null, null, hbase:namespace, never throttled by HBase, on any version",
       "null, bad-ns, null, legal HBase namespace",
       "null, null, .hidden, legal HBase table",
       "null, null, -dash, legal HBase table",
@@ -53,9 +52,21 @@ class SubjectTest {
 
   @ParameterizedTest
   @CsvSource(value = {"alice, null, null", "null, tenant_1, null", "null, null, usertable", "null, null, ns1:t-1.v2",
-      "svc.batch-1, null, ns:t", "bob, ns, null", "élodie, null, null"}, nullValues = "null")
+      "svc.batch-1, null, ns:t", "bob, ns, null", "élodie, null, null",
+      // the system namespaces: whether HBase enforces throttles there depends on its version
+      "null, hbase, null", "u, backup, null", "null, null, backup:system", "null, null, hbase:acl"}, nullValues = "null")
   void validSubjects(String user, String ns, String table) {
     assertThat(Subject.validate(user, ns, table, "s")).isEmpty();
+  }
+
+  @Test
+  void theSystemNamespaceOfASubject() {
+    assertThat(Subject.namespace("hbase").systemNamespace()).isEqualTo("hbase");
+    assertThat(Subject.table("backup:system").systemNamespace()).isEqualTo("backup");
+    assertThat(new Subject("u", "backup", null).systemNamespace()).isEqualTo("backup");
+    assertThat(Subject.table("t").systemNamespace()).isNull();
+    assertThat(Subject.namespace("hbase_tenant").systemNamespace()).isNull();
+    assertThat(Subject.user("hbase").systemNamespace()).isNull();
   }
 
   /** Names that would look like another tenant's: refused, and shown with the character spelled out. */

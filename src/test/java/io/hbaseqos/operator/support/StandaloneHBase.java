@@ -331,7 +331,8 @@ public final class StandaloneHBase implements AutoCloseable {
     }
   }
 
-  private static String classpath() throws IOException {
+  /** The classpath the HBase processes run with (hack/hbase-classpath.sh). */
+  public static String classpath() throws IOException {
     Path script = Paths.projectDir().resolve("hack/hbase-classpath.sh");
     Process p = new ProcessBuilder("bash", script.toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
