@@ -22,6 +22,8 @@ public class OperatorMetrics {
   private final MeterRegistry registry;
   /** Per tenant ("namespace/name"), its gauges' values by "type/scope". */
   private final Map<String, Map<String, AtomicReference<Double>>> tenantLimits = new HashMap<>();
+  private final Map<String, java.util.concurrent.atomic.AtomicInteger> settingMismatches =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   /** The HBase calls the operator makes, as named in {@code hbaseqos_hbase_call_seconds{call}}. */
   public static final List<String> CALLS = List.of("readAll", "readUser", "read", "setQuota", "dropEmptySettings",
@@ -125,9 +127,25 @@ public class OperatorMetrics {
         .register(registry);
   }
 
+  /**
+   * {@code hbaseqos_cluster_quota_setting_mismatches{cluster}}: how many declared quota settings
+   * (the refresh period and the keys of {@code spec.quotas}) some RegionServer runs differently
+   * with, or does not read at all; 0 when they all match or nothing is declared.
+   */
+  public void quotaSettingMismatches(String cluster, int count) {
+    settingMismatches.computeIfAbsent(cluster, c -> {
+      java.util.concurrent.atomic.AtomicInteger v = new java.util.concurrent.atomic.AtomicInteger();
+      Gauge.builder("hbaseqos.cluster.quota.setting.mismatches", v, java.util.concurrent.atomic.AtomicInteger::get)
+          .description("Declared quota settings some RegionServer of the cluster runs differently with")
+          .tag("cluster", c).register(registry);
+      return v;
+    }).set(count);
+  }
+
   /** Drops the meters of a cluster no longer managed. */
   public void forgetCluster(String cluster) {
-    for (String name : List.of("hbaseqos.cluster.up", "hbaseqos.drift.corrections", "hbaseqos.conflicts",
+    settingMismatches.remove(cluster);
+    for (String name : List.of("hbaseqos.cluster.up", "hbaseqos.cluster.quota.setting.mismatches", "hbaseqos.drift.corrections", "hbaseqos.conflicts",
         "hbaseqos.hbase.errors", "hbaseqos.quota.writes", "hbaseqos.hbase.call", "hbaseqos.empty.rows.removed")) {
       for (Meter m : registry.find(name).tag("cluster", cluster).meters()) {
         registry.remove(m);

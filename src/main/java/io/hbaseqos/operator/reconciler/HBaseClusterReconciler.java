@@ -201,8 +201,8 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
     Conditions.set(st, Conditions.QUOTAS_ENABLED, info.quotasEnabled(), info.quotasEnabled() ? "Enabled" : "Disabled",
         info.quotasEnabled() ? "hbase:quota exists" : "quotas are off, as declared", gen, now);
     if (info.quotasEnabled()) {
-      checkRefreshPeriod(hc, old, st, info, gen, now);
-      checkQuotaSettings(hc, old, st, info, gen, now);
+      int mismatches = checkRefreshPeriod(hc, old, st, info, gen, now) + checkQuotaSettings(hc, old, st, info, gen, now);
+      metrics.quotaSettingMismatches(ClusterConnections.key(hc), mismatches);
       String refused = applyThrottlePolicy(hc, old, st, state, gen, now);
       if (refused != null) {
         Conditions.set(st, Conditions.READY, false, "ThrottlePolicyRefused", refused, gen, now);
@@ -219,8 +219,9 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
    * The refresh period the RegionServers run with, against the declared one: a condition (True,
    * False with the servers and values, Unknown when /conf cannot be read), the observed value in
    * status, and a Warning event when it turns False. Informational: quotas are still managed.
+   * Returns 1 on a mismatch, else 0.
    */
-  private void checkRefreshPeriod(HBaseCluster hc, HBaseClusterStatus old, HBaseClusterStatus st, ClusterInfo info,
+  private int checkRefreshPeriod(HBaseCluster hc, HBaseClusterStatus old, HBaseClusterStatus st, ClusterInfo info,
       Long gen, Instant now) {
     QuotaSettingsSpec q = hc.getSpec().getQuotas();
     Duration expected = Durations.parse(q == null ? null : q.getRefreshPeriod(), QuotaSettingsSpec.DEFAULT_REFRESH);
@@ -237,28 +238,30 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
         Conditions.set(st, Conditions.REFRESH_PERIOD, "False", "Mismatch", r.message(), gen, now);
       }
     }
+    return r.outcome() == RefreshPeriodCheck.Outcome.MISMATCH ? 1 : 0;
   }
 
   /**
    * The quota settings the RegionServers run with (rate limiter, default user quotas, override key,
    * read accounting, capacity units), against those {@code spec.quotas} declares: a condition only
    * while some are declared, the mismatching keys in status, a Warning event when it turns False.
-   * Informational, like the refresh period: quotas are still managed.
+   * Informational, like the refresh period: quotas are still managed. Returns how many declared
+   * keys differ on some RegionServer or are not read by its release.
    */
-  private void checkQuotaSettings(HBaseCluster hc, HBaseClusterStatus old, HBaseClusterStatus st, ClusterInfo info,
+  private int checkQuotaSettings(HBaseCluster hc, HBaseClusterStatus old, HBaseClusterStatus st, ClusterInfo info,
       Long gen, Instant now) {
     List<RuntimeSetting> declared;
     try {
       declared = DesiredQuotas.runtimeSettings(hc.getSpec().getQuotas());
     } catch (DesiredQuotas.Invalid e) {
-      return; // validate() has reported it
+      return 0; // validate() has reported it
     }
     Optional<QuotaSettingsCheck.Result> checked = QuotaSettingsCheck.check(connections.get(ClusterConnections.key(hc))
         .map(ClusterState::serverSettings).orElse(Map.of()), declared, info.version(), hc.getSpec().getTopology() != null);
     if (checked.isEmpty()) {
       st.setQuotaSettingMismatches(null);
       Conditions.remove(st, Conditions.QUOTA_SETTINGS);
-      return;
+      return 0;
     }
     QuotaSettingsCheck.Result r = checked.get();
     st.setQuotaSettingMismatches(r.mismatches().isEmpty() ? null : r.mismatches());
@@ -273,6 +276,7 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
         Conditions.set(st, Conditions.QUOTA_SETTINGS, "False", reason, r.message(), gen, now);
       }
     }
+    return r.mismatches().size();
   }
 
   /**

@@ -195,11 +195,12 @@ class HelmChartIT {
     Kubectl.Result check = Processes.run(List.of(promtool.toString(), "check", "rules",
         dir.resolve("rules.yaml").toString()), Map.of());
     assertThat(check.exit()).as(check.output()).isZero();
-    assertThat(check.output()).contains("SUCCESS: 8 rules found");
+    assertThat(check.output()).contains("SUCCESS: 9 rules found");
 
     Map<String, String> annotations = annotations(rule, "HBaseQosCalibrationNotConverging");
     Map<String, String> near = annotations(rule, "HBaseQosSpaceQuotaNearLimit");
     Map<String, String> violated = annotations(rule, "HBaseQosSpaceQuotaViolated");
+    Map<String, String> settings = annotations(rule, "HBaseQosQuotaSettingsMismatch");
     String summary = annotations.get("summary").replace("{{ $labels.namespace }}", "team-a")
         .replace("{{ $labels.tenantquota }}", "dashboards").replace("{{ $labels.state }}", "Converging");
     Files.writeString(dir.resolve("test.yaml"), String.join("\n",
@@ -237,6 +238,11 @@ class HelmChartIT {
         "        values: '100x40'",
         "      - series: 'hbaseqos_tenant_space_in_violation{namespace=\"team-a\",tenantquota=\"full\"}'",
         "        values: '0 0 1x38'",
+        // quota settings: prod has 2 mismatching keys from minute 0, staging had one for 10 minutes only
+        "      - series: 'hbaseqos_cluster_quota_setting_mismatches{cluster=\"team-a/prod\"}'",
+        "        values: '2x40'",
+        "      - series: 'hbaseqos_cluster_quota_setting_mismatches{cluster=\"team-a/staging\"}'",
+        "        values: '1x10 0x30'",
         "    alert_rule_test:",
         "      - eval_time: 25m",
         "        alertname: HBaseQosCalibrationNotConverging",
@@ -268,6 +274,17 @@ class HelmChartIT {
         "              summary: " + Serialization.asJson(violated.get("summary").replace(
             "{{ $labels.namespace }}/{{ $labels.tenantquota }}", "team-a/full")),
         "              description: " + Serialization.asJson(violated.get("description")),
+        "      - eval_time: 25m",
+        "        alertname: HBaseQosQuotaSettingsMismatch",
+        "        exp_alerts: []",
+        "      - eval_time: 35m",
+        "        alertname: HBaseQosQuotaSettingsMismatch",
+        "        exp_alerts:",
+        "          - exp_labels: {severity: warning, cluster: team-a/prod}",
+        "            exp_annotations:",
+        "              summary: " + Serialization.asJson(settings.get("summary").replace("{{ $value }}", "2")
+            .replace("{{ $labels.cluster }}", "team-a/prod")),
+        "              description: " + Serialization.asJson(settings.get("description")),
         ""));
     Kubectl.Result test = Processes.run(List.of(promtool.toString(), "test", "rules",
         dir.resolve("test.yaml").toString()), Map.of());

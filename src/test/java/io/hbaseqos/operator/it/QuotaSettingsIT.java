@@ -110,6 +110,7 @@ class QuotaSettingsIT {
 
   /** What the RegionServer of this test runs with, as spec.quotas. */
   static void declareWhatTheClusterRuns(QuotaSettingsSpec q) {
+    q.setRefreshPeriod("5s");
     RateLimiterSpec rl = new RateLimiterSpec();
     rl.setType(RateLimiterSpec.Type.FixedInterval);
     rl.setRefillInterval("100ms");
@@ -204,11 +205,15 @@ class QuotaSettingsIT {
     });
     assertThat(hc().getStatus().condition("Ready").orElseThrow().getStatus()).as("informational").isEqualTo("True");
     await().atMost(10, TimeUnit.SECONDS).until(() -> KubeApi.eventReasons(ns, "hb").contains("QuotaSettingsMismatch"));
+    String key = ClusterConnections.key(hc());
+    assertThat(operator.registry.find("hbaseqos.cluster.quota.setting.mismatches").tag("cluster", key).gauge().value())
+        .isEqualTo(3.0);
 
     // back as the cluster runs; then an operator restart changes nothing, not even status
     edit(QuotaSettingsIT::declareWhatTheClusterRuns);
     await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> assertThat(condition().getStatus()).isEqualTo("True"));
-    String key = ClusterConnections.key(hc());
+    assertThat(operator.registry.find("hbaseqos.cluster.quota.setting.mismatches").tag("cluster", key).gauge().value())
+        .isZero();
     long scans = operator.hbaseCalls(key, "readAll");
     await().atMost(30, TimeUnit.SECONDS).until(() -> operator.hbaseCalls(key, "readAll") >= scans + 2);
     String version = hc().getMetadata().getResourceVersion();

@@ -43,8 +43,16 @@ class OperatorMetricsTest {
     assertThat(registry.find("hbaseqos.drift.corrections").tag("cluster", "ns/hb").counter().count()).isZero();
     assertThat(registry.find("hbaseqos.hbase.errors").tag("cluster", "ns/hb").counters()).hasSize(OperatorMetrics.CALLS.size());
     assertThat(registry.find("hbaseqos.cluster.up").tag("cluster", "ns/hb").gauge().value()).isEqualTo(1.0);
+    metrics.quotaSettingMismatches("ns/hb", 2);
+    metrics.quotaSettingMismatches("ns/hb", 1);
+    assertThat(registry.find("hbaseqos.cluster.quota.setting.mismatches").tag("cluster", "ns/hb").gauge().value())
+        .isEqualTo(1.0);
     metrics.forgetCluster("ns/hb");
     assertThat(registry.find("hbaseqos.cluster.up").tag("cluster", "ns/hb").gauge()).isNull();
+    assertThat(registry.find("hbaseqos.cluster.quota.setting.mismatches").tag("cluster", "ns/hb").gauge()).isNull();
+    metrics.quotaSettingMismatches("ns/hb", 3);
+    assertThat(registry.find("hbaseqos.cluster.quota.setting.mismatches").tag("cluster", "ns/hb").gauge().value())
+        .as("registered again after a forget").isEqualTo(3.0);
     assertThat(registry.find("hbaseqos.drift.corrections").tag("cluster", "ns/hb").counter()).isNull();
   }
 
