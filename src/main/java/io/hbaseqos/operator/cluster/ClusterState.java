@@ -7,8 +7,6 @@ import io.hbaseqos.operator.hbase.ClusterInfo;
 import io.hbaseqos.operator.hbase.InfoServers;
 import io.hbaseqos.operator.hbase.MetricsUnavailableException;
 import io.hbaseqos.operator.hbase.QuotaBackend;
-import io.hbaseqos.operator.hbase.ServerConf;
-import io.hbaseqos.operator.hbase.ServerSetting;
 import io.hbaseqos.operator.hbase.ServerSettings;
 import io.hbaseqos.operator.metrics.OperatorMetrics;
 import io.hbaseqos.operator.quota.QuotaDiff;
@@ -334,13 +332,6 @@ public class ClusterState {
   /** The quota properties of each live RegionServer, as last read. */
   public Map<String, ServerSettings> serverSettings() {
     return serverSettings;
-  }
-
-  /** {@code hbase.quota.refresh.period} of each live RegionServer, as last read. */
-  public Map<String, ServerSetting> refreshPeriods() {
-    Map<String, ServerSetting> out = new java.util.LinkedHashMap<>();
-    serverSettings.forEach((server, s) -> out.put(server, s.setting(ServerConf.REFRESH_PERIOD_KEY)));
-    return out;
   }
 
   private InfoServers infoServers() {

@@ -71,11 +71,13 @@ public final class QuotaSettingsCheck {
       }
     }
     if (!unsupported.isEmpty()) {
-      List<String> all = new ArrayList<>(mismatches);
-      all.addAll(0, unsupported.stream().map(u -> u + ", the cluster runs " + hbaseVersion).toList());
-      return Optional.of(new Result(Outcome.UNSUPPORTED, all, String.join("; ", unsupported) + "; the cluster runs "
-          + hbaseVersion + ", whose RegionServers ignore " + (unsupported.size() == 1 ? "it" : "them")
-          + (mismatches.isEmpty() ? "" : "; " + String.join("; ", mismatches))));
+      List<String> all = new ArrayList<>();
+      unsupported.forEach(u -> all.add(u + ", the cluster runs " + hbaseVersion));
+      all.addAll(mismatches);
+      String ignored = String.join("; ", unsupported) + "; the cluster runs " + hbaseVersion
+          + ", whose RegionServers ignore " + (unsupported.size() == 1 ? "it" : "them");
+      return Optional.of(new Result(Outcome.UNSUPPORTED, all,
+          mismatches.isEmpty() ? ignored : ignored + "; " + String.join("; ", mismatches)));
     }
     if (!mismatches.isEmpty()) {
       String advice = operatorWrites

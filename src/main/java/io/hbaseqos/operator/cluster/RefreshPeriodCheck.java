@@ -1,7 +1,7 @@
 package io.hbaseqos.operator.cluster;
 
 import io.hbaseqos.operator.hbase.ServerConf;
-import io.hbaseqos.operator.hbase.ServerSetting;
+import io.hbaseqos.operator.hbase.ServerSettings;
 import io.hbaseqos.operator.quota.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,7 +24,7 @@ public final class RefreshPeriodCheck {
 
   private RefreshPeriodCheck() {}
 
-  public static Result check(Map<String, ServerSetting> perServer, Duration expected, String hbaseVersion) {
+  public static Result check(Map<String, ServerSettings> perServer, Duration expected, String hbaseVersion) {
     if (perServer == null || perServer.isEmpty()) {
       return new Result(Outcome.UNKNOWN, null, "no RegionServer configuration read yet");
     }
@@ -32,23 +32,24 @@ public final class RefreshPeriodCheck {
     List<String> unreadable = new ArrayList<>();
     List<String> wrong = new ArrayList<>();
     for (var e : new TreeMap<>(perServer).entrySet()) {
-      ServerSetting s = e.getValue();
+      ServerSettings s = e.getValue();
       if (!s.readable()) {
         unreadable.add(e.getKey() + " (" + s.error() + ")");
         continue;
       }
+      String value = s.values().get(ServerConf.REFRESH_PERIOD_KEY);
       String shown;
       long ms;
-      if (s.value() == null) {
+      if (value == null) {
         ms = ServerConf.defaultRefreshPeriodMs(hbaseVersion);
         shown = Durations.format(Duration.ofMillis(ms)) + " (HBase default)";
       } else {
         try {
-          ms = Long.parseLong(s.value().trim());
+          ms = Long.parseLong(value.trim());
           shown = Durations.format(Duration.ofMillis(ms));
         } catch (NumberFormatException ex) {
           ms = -1;
-          shown = "'" + s.value() + "' (not a number of ms)";
+          shown = "'" + value + "' (not a number of ms)";
         }
       }
       byValue.computeIfAbsent(shown, k -> new ArrayList<>()).add(e.getKey());

@@ -2,11 +2,14 @@ package io.hbaseqos.operator.hbase;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hbaseqos.operator.quota.RuntimeKey;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The JSON an HBase info server's {@code /conf?format=json} returns (Hadoop's
@@ -16,17 +19,11 @@ import java.util.Set;
 public final class ServerConf {
   public static final String REFRESH_PERIOD_KEY = "hbase.quota.refresh.period";
   /** Every property the operator reads from a RegionServer: the refresh period and the quota runtime keys. */
-  public static final Set<String> QUOTA_KEYS = java.util.stream.Stream.concat(java.util.stream.Stream.of(REFRESH_PERIOD_KEY),
-      java.util.Arrays.stream(io.hbaseqos.operator.quota.RuntimeKey.values()).map(io.hbaseqos.operator.quota.RuntimeKey::key))
-      .collect(java.util.stream.Collectors.toUnmodifiableSet());
+  public static final Set<String> QUOTA_KEYS = Stream.concat(Stream.of(REFRESH_PERIOD_KEY),
+      Arrays.stream(RuntimeKey.values()).map(RuntimeKey::key)).collect(Collectors.toUnmodifiableSet());
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private ServerConf() {}
-
-  /** The property's value, empty when the dump does not contain it. */
-  public static Optional<String> property(String confJson, String key) throws IOException {
-    return Optional.ofNullable(properties(confJson, Set.of(key)).get(key));
-  }
 
   /** The values of those of {@code keys} the dump contains (a key it lacks is not in the map). */
   public static Map<String, String> properties(String confJson, Set<String> keys) throws IOException {

@@ -21,9 +21,4 @@ public record ServerSettings(Map<String, String> values, String error) {
   public boolean readable() {
     return error == null;
   }
-
-  /** One property as a {@link ServerSetting}. */
-  public ServerSetting setting(String key) {
-    return readable() ? ServerSetting.of(values.get(key)) : ServerSetting.unreadable(error);
-  }
 }

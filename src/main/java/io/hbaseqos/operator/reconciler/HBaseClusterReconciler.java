@@ -15,6 +15,7 @@ import io.hbaseqos.operator.sync.Resync;
 import io.hbaseqos.operator.cluster.ClusterState;
 import io.hbaseqos.operator.cluster.QuotaSettingsCheck;
 import io.hbaseqos.operator.cluster.RefreshPeriodCheck;
+import io.hbaseqos.operator.hbase.ServerSettings;
 import io.hbaseqos.operator.api.TopologyStatus;
 import io.hbaseqos.operator.topology.ClusterObjects;
 import io.hbaseqos.operator.topology.Layout;
@@ -201,8 +202,10 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
     Conditions.set(st, Conditions.QUOTAS_ENABLED, info.quotasEnabled(), info.quotasEnabled() ? "Enabled" : "Disabled",
         info.quotasEnabled() ? "hbase:quota exists" : "quotas are off, as declared", gen, now);
     if (info.quotasEnabled()) {
-      int mismatches = checkRefreshPeriod(hc, old, st, info, gen, now) + checkQuotaSettings(hc, old, st, info, gen, now);
-      metrics.quotaSettingMismatches(ClusterConnections.key(hc), mismatches);
+      Map<String, ServerSettings> servers = state.serverSettings();
+      int mismatches = checkRefreshPeriod(hc, old, st, servers, info.version(), gen, now)
+          + checkQuotaSettings(hc, old, st, servers, info.version(), gen, now);
+      metrics.quotaSettingMismatches(key, mismatches);
       String refused = applyThrottlePolicy(hc, old, st, state, gen, now);
       if (refused != null) {
         Conditions.set(st, Conditions.READY, false, "ThrottlePolicyRefused", refused, gen, now);
@@ -221,12 +224,11 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
    * status, and a Warning event when it turns False. Informational: quotas are still managed.
    * Returns 1 on a mismatch, else 0.
    */
-  private int checkRefreshPeriod(HBaseCluster hc, HBaseClusterStatus old, HBaseClusterStatus st, ClusterInfo info,
-      Long gen, Instant now) {
+  private int checkRefreshPeriod(HBaseCluster hc, HBaseClusterStatus old, HBaseClusterStatus st,
+      Map<String, ServerSettings> servers, String version, Long gen, Instant now) {
     QuotaSettingsSpec q = hc.getSpec().getQuotas();
     Duration expected = Durations.parse(q == null ? null : q.getRefreshPeriod(), QuotaSettingsSpec.DEFAULT_REFRESH);
-    RefreshPeriodCheck.Result r = RefreshPeriodCheck.check(connections.get(ClusterConnections.key(hc))
-        .map(ClusterState::refreshPeriods).orElse(java.util.Map.of()), expected, info.version());
+    RefreshPeriodCheck.Result r = RefreshPeriodCheck.check(servers, expected, version);
     st.setQuotaRefreshPeriod(r.observed());
     switch (r.outcome()) {
       case MATCHES -> Conditions.set(st, Conditions.REFRESH_PERIOD, "True", "Matches", r.message(), gen, now);
@@ -248,16 +250,16 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
    * Informational, like the refresh period: quotas are still managed. Returns how many declared
    * keys differ on some RegionServer or are not read by its release.
    */
-  private int checkQuotaSettings(HBaseCluster hc, HBaseClusterStatus old, HBaseClusterStatus st, ClusterInfo info,
-      Long gen, Instant now) {
+  private int checkQuotaSettings(HBaseCluster hc, HBaseClusterStatus old, HBaseClusterStatus st,
+      Map<String, ServerSettings> servers, String version, Long gen, Instant now) {
     List<RuntimeSetting> declared;
     try {
       declared = DesiredQuotas.runtimeSettings(hc.getSpec().getQuotas());
     } catch (DesiredQuotas.Invalid e) {
       return 0; // validate() has reported it
     }
-    Optional<QuotaSettingsCheck.Result> checked = QuotaSettingsCheck.check(connections.get(ClusterConnections.key(hc))
-        .map(ClusterState::serverSettings).orElse(Map.of()), declared, info.version(), hc.getSpec().getTopology() != null);
+    Optional<QuotaSettingsCheck.Result> checked = QuotaSettingsCheck.check(servers, declared, version,
+        hc.getSpec().getTopology() != null);
     if (checked.isEmpty()) {
       st.setQuotaSettingMismatches(null);
       Conditions.remove(st, Conditions.QUOTA_SETTINGS);
@@ -309,7 +311,7 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
         boolean drift = Objects.equals(old.getObservedGeneration(), gen)
             && "Applied".equals(Conditions.reason(old, Conditions.THROTTLE_POLICY));
         if (drift) {
-          metrics.driftCorrected(ClusterConnections.key(hc));
+          metrics.driftCorrected(state.id());
           events.warning(hc, "DriftCorrected", "restored the cluster-wide throttle policy to " + desired.describe()
               + " (changed outside the operator)");
         } else {

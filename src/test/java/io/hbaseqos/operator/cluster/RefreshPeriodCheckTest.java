@@ -3,7 +3,9 @@ package io.hbaseqos.operator.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hbaseqos.operator.cluster.RefreshPeriodCheck.Outcome;
-import io.hbaseqos.operator.hbase.ServerSetting;
+import io.hbaseqos.operator.hbase.ServerConf;
+import io.hbaseqos.operator.hbase.ServerSettings;
+import java.util.HashMap;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -14,7 +16,7 @@ class RefreshPeriodCheckTest {
 
   @Test
   void everyServerAsDeclared() {
-    var r = RefreshPeriodCheck.check(Map.of("rs1", ServerSetting.of("30000"), "rs2", ServerSetting.of(" 30000 ")),
+    var r = RefreshPeriodCheck.check(Map.of("rs1", period("30000"), "rs2", period(" 30000 ")),
         THIRTY, "2.6.4");
     assertThat(r.outcome()).isEqualTo(Outcome.MATCHES);
     assertThat(r.observed()).isEqualTo("30s");
@@ -23,18 +25,18 @@ class RefreshPeriodCheckTest {
 
   @Test
   void anUnsetPropertyMeansHBasesDefaultForTheVersion() {
-    var r = RefreshPeriodCheck.check(Map.of("rs1", ServerSetting.of(null)), THIRTY, "2.6.4");
+    var r = RefreshPeriodCheck.check(Map.of("rs1", period(null)), THIRTY, "2.6.4");
     assertThat(r.outcome()).isEqualTo(Outcome.MISMATCH);
     assertThat(r.observed()).isEqualTo("12h (HBase default)");
-    var old = RefreshPeriodCheck.check(Map.of("rs1", ServerSetting.of(null)), Duration.ofMinutes(5), "2.6.2");
+    var old = RefreshPeriodCheck.check(Map.of("rs1", period(null)), Duration.ofMinutes(5), "2.6.2");
     assertThat(old.outcome()).isEqualTo(Outcome.MATCHES);
   }
 
   @Test
   void oneServerOffNamesIt() {
-    Map<String, ServerSetting> m = new LinkedHashMap<>();
-    m.put("rs1", ServerSetting.of("30000"));
-    m.put("rs2", ServerSetting.of("60000"));
+    Map<String, ServerSettings> m = new LinkedHashMap<>();
+    m.put("rs1", period("30000"));
+    m.put("rs2", period("60000"));
     var r = RefreshPeriodCheck.check(m, THIRTY, "2.6.4");
     assertThat(r.outcome()).isEqualTo(Outcome.MISMATCH);
     assertThat(r.observed()).isEqualTo("1m, 30s");
@@ -43,20 +45,20 @@ class RefreshPeriodCheckTest {
 
   @Test
   void garbageIsAMismatchThatSaysSo() {
-    var r = RefreshPeriodCheck.check(Map.of("rs1", ServerSetting.of("30s")), THIRTY, "2.6.4");
+    var r = RefreshPeriodCheck.check(Map.of("rs1", period("30s")), THIRTY, "2.6.4");
     assertThat(r.outcome()).isEqualTo(Outcome.MISMATCH);
     assertThat(r.message()).contains("'30s' (not a number of ms)");
   }
 
   @Test
   void unreadableServersMakeItUnknownUnlessAnotherIsWrong() {
-    Map<String, ServerSetting> m = new LinkedHashMap<>();
-    m.put("rs1", ServerSetting.of("30000"));
-    m.put("rs2", ServerSetting.unreadable("HTTP 401"));
+    Map<String, ServerSettings> m = new LinkedHashMap<>();
+    m.put("rs1", period("30000"));
+    m.put("rs2", ServerSettings.unreadable("HTTP 401"));
     var r = RefreshPeriodCheck.check(m, THIRTY, "2.6.4");
     assertThat(r.outcome()).isEqualTo(Outcome.UNKNOWN);
     assertThat(r.message()).contains("rs2 (HTTP 401)").contains("the others run with 30s");
-    m.put("rs3", ServerSetting.of("600000"));
+    m.put("rs3", period("600000"));
     assertThat(RefreshPeriodCheck.check(m, THIRTY, "2.6.4").outcome()).isEqualTo(Outcome.MISMATCH);
   }
 
@@ -68,10 +70,19 @@ class RefreshPeriodCheckTest {
 
   @Test
   void longListsAreSummarized() {
-    Map<String, ServerSetting> m = new LinkedHashMap<>();
+    Map<String, ServerSettings> m = new LinkedHashMap<>();
     for (int i = 0; i < 10; i++) {
-      m.put("rs" + i, ServerSetting.of("60000"));
+      m.put("rs" + i, period("60000"));
     }
     assertThat(RefreshPeriodCheck.check(m, THIRTY, "2.6.4").message()).contains("and 7 more");
+  }
+
+  /** A RegionServer's /conf holding {@code hbase.quota.refresh.period} (null: not set). */
+  static ServerSettings period(String value) {
+    Map<String, String> values = new HashMap<>();
+    if (value != null) {
+      values.put(ServerConf.REFRESH_PERIOD_KEY, value);
+    }
+    return ServerSettings.of(values);
   }
 }

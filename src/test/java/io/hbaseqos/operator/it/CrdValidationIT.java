@@ -343,15 +343,19 @@ class CrdValidationIT {
         """.formatted(name, ns, field, value);
   }
 
+  /** An example of the project's (an HBaseCluster named demo), created under {@code name} in this test's namespace. */
+  static void createExample(String path, String name) throws java.io.IOException {
+    String example = java.nio.file.Files.readString(io.hbaseqos.operator.support.Paths.projectDir().resolve(path));
+    create(example.replace("name: demo", "name: " + name + "\n  namespace: " + ns));
+  }
+
   static String policy(String name, String throttlePolicy) {
     return hbaseCluster(name, "throttlePolicy", throttlePolicy);
   }
 
   @Test
   void theThrottlePolicyExampleIsAccepted() throws Exception {
-    String example = java.nio.file.Files.readString(io.hbaseqos.operator.support.Paths.projectDir()
-        .resolve("examples/policy/hbasecluster-throttle-policy.yaml"));
-    create(example.replace("name: demo", "name: policy-example\n  namespace: " + ns));
+    createExample("examples/policy/hbasecluster-throttle-policy.yaml", "policy-example");
     create(policy("policy-rs-only", "{regionServer: [{type: REQUEST_SIZE, limit: 100M/sec}]}"));
     create(policy("policy-rpc-only", "{rpcThrottle: Disabled}"));
     create(policy("policy-request", "{regionServer: [{type: REQUEST_NUMBER, value: 5000}], exceedThrottle: Enabled}"));
@@ -382,9 +386,7 @@ class CrdValidationIT {
 
   @Test
   void quotaSettingsAreAccepted() throws Exception {
-    String example = java.nio.file.Files.readString(io.hbaseqos.operator.support.Paths.projectDir()
-        .resolve("examples/policy/hbasecluster-quota-settings.yaml"));
-    create(example.replace("name: demo", "name: settings-example\n  namespace: " + ns));
+    createExample("examples/policy/hbasecluster-quota-settings.yaml", "settings-example");
     create(quotaSettings("settings-average", "{rateLimiter: {type: AverageInterval}}"));
     create(quotaSettings("settings-bounds", "{rateLimiter: {type: FixedInterval, refillInterval: 1s}, defaultUserQuotas: "
         + "[{type: REQUEST_SIZE, limit: 2047M/sec}, {type: READ_SIZE, limit: 1G/sec}, {type: WRITE_SIZE, value: 2097151, sizeUnit: K}, "

@@ -17,7 +17,6 @@ import io.hbaseqos.operator.support.OperatorHarness;
 import io.hbaseqos.operator.support.StandaloneHBase;
 import io.hbaseqos.operator.support.Waits;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -48,8 +47,7 @@ class NamespaceLimitsIT {
 
   @BeforeAll
   static void start() throws IOException {
-    hbase = new StandaloneHBase(Files.createTempDirectory("hbaseqos-hbase-nslimits"), Map.of());
-    hbase.start();
+    hbase = StandaloneHBase.shared(); // namespace limits live on this test's own namespaces
     k8s = KubeApi.client();
     operator = new OperatorHarness(k8s);
     ns = KubeApi.namespaceWithCluster("nslimits", hbase.connectionSpec(), RESYNC);
@@ -59,7 +57,6 @@ class NamespaceLimitsIT {
   static void stop() throws IOException {
     KubeApi.cleanUp(Set.of(ns));
     operator.close();
-    hbase.close();
   }
 
   static void createNamespace(String name, Map<String, String> config) throws IOException {
