@@ -124,5 +124,19 @@ class HBaseVersionIT {
       assertThat(r.getMessage()).contains("system namespace 'hbase'").contains("this cluster runs 2.6.4");
     }));
     assertThat(QuotaTableRaw.read(StandaloneHBase.shared(), "n.hbase")).isEmpty();
+
+    // an operator restart changes nothing: still refused, still nothing in hbase:quota, no status write
+    String key = io.hbaseqos.operator.cluster.ClusterConnections.key(
+        k8s.resources(io.hbaseqos.operator.api.HBaseCluster.class).inNamespace(ns).withName("real").get());
+    String version = k8s.resources(TenantQuota.class).inNamespace(ns).withName("system-ns").get().getMetadata()
+        .getResourceVersion();
+    operator = operator.restarted();
+    await().atMost(30, TimeUnit.SECONDS).until(() -> operator.hbaseCalls(key, "readAll") >= 2);
+    Waits.seconds(2);
+    assertThat(operator.hbaseCalls(key, "setQuota")).isZero();
+    assertThat(QuotaTableRaw.read(StandaloneHBase.shared(), "n.hbase")).isEmpty();
+    assertThat(k8s.resources(TenantQuota.class).inNamespace(ns).withName("system-ns").get().getMetadata()
+        .getResourceVersion()).as("no status write after a restart").isEqualTo(version);
+    assertThat(ready("system-ns").getReason()).isEqualTo("UnsupportedByHBase");
   }
 }

@@ -180,6 +180,17 @@ class SpaceQuotaIT {
       assertThat(c.getMessage()).contains("puts, appends and increments are refused");
     });
     assertThat(condition("inserts", "Ready").getStatus()).isEqualTo("True");
+    // kubectl shows the usage in the Space column, and the gauges carry used bytes and limit
+    io.hbaseqos.operator.support.Kubectl.Result get = io.hbaseqos.operator.support.Kubectl.run("get", "tq", "inserts",
+        "-n", ns);
+    assertThat(get.exit()).as(get.output()).isZero();
+    assertThat(get.output()).contains("SPACE").contains("% of 1M, NO_INSERTS in force");
+    assertThat(operator.registry.find("hbaseqos.tenant.space.used.bytes").tag("tenantquota", "inserts").gauge().value())
+        .isGreaterThanOrEqualTo(1 << 20);
+    assertThat(operator.registry.find("hbaseqos.tenant.space.limit.bytes").tag("tenantquota", "inserts").gauge().value())
+        .isEqualTo(1 << 20);
+    assertThat(operator.registry.find("hbaseqos.tenant.space.in.violation").tag("tenantquota", "inserts").gauge()
+        .value()).isEqualTo(1.0);
     // HBase itself refuses the put (its RegionServers pick the policy up within a chore period)
     await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> assertThatThrownBy(() -> put(t))
         .hasStackTraceContaining("NO_INSERTS"));
