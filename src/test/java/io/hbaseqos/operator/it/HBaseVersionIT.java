@@ -28,9 +28,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Throttle types newer than the connected HBase, and throttles on system tables, on the real API
- * server. No HBase older than 2.6.3 or newer than 2.6.4 runs here, so those clusters are the
- * in-memory quota table (its row semantics are the contract's, checked against HBase 2.6.4)
- * reporting the version, then upgraded; the system-namespace refusal is also shown on a real 2.6.4.
+ * server: on a real HBase 2.6.2 and 2.6.4 (both from Maven Central), and, for the upgrade paths
+ * and the releases that do not exist here (2.6.7 to 2.6.8), on the in-memory quota table (its
+ * row semantics are the contract's, checked against HBase 2.6.4) reporting the version.
  */
 class HBaseVersionIT {
   static KubernetesClient k8s;
@@ -138,5 +138,57 @@ class HBaseVersionIT {
     assertThat(k8s.resources(TenantQuota.class).inNamespace(ns).withName("system-ns").get().getMetadata()
         .getResourceVersion()).as("no status write after a restart").isEqualTo(version);
     assertThat(ready("system-ns").getReason()).isEqualTo("UnsupportedByHBase");
+  }
+
+  /**
+   * The same rules against a real HBase 2.6.2 (resolved from Maven Central like 2.6.4): a type it
+   * lacks and a system-namespace throttle are refused naming 2.6.2 and never reach hbase:quota,
+   * while a classic throttle on the same cluster is written.
+   */
+  @Test
+  void aRealHBase262GetsNoTypeItLacksAndNoSystemNamespaceThrottle() throws Exception {
+    StandaloneHBase old = new StandaloneHBase(java.nio.file.Files.createTempDirectory("hbaseqos-hbase-262"),
+        java.util.Map.of(), "2.6.2");
+    old.start();
+    try {
+      k8s.resource(cluster(ns, "real262", old.connectionSpec(), "2s")).create();
+      String atomicUser = "atomic262-" + ns;
+      String classicUser = "classic262-" + ns;
+      k8s.resource(tenant(ns, "atomic262", "real262", user(atomicUser), t(ThrottleKind.REQUEST_NUMBER, "100req/sec"),
+          t(ThrottleKind.ATOMIC_REQUEST_NUMBER, "10req/sec"))).create();
+      k8s.resource(tenant(ns, "classic262", "real262", user(classicUser), t(ThrottleKind.READ_NUMBER, "50req/sec")))
+          .create();
+      k8s.resource(tenant(ns, "system262", "real262", new io.hbaseqos.operator.api.QuotaSubject(null, "hbase", null),
+          t(ThrottleKind.REQUEST_NUMBER, "5req/sec"))).create();
+      await().atMost(90, TimeUnit.SECONDS).untilAsserted(() -> {
+        assertThat(ready("atomic262")).isNotNull().satisfies(r -> {
+          assertThat(r.getReason()).isEqualTo("UnsupportedByHBase");
+          assertThat(r.getMessage()).startsWith("ATOMIC_REQUEST_NUMBER needs HBase 2.6.3 or later; this cluster runs 2.6.2");
+        });
+        assertThat(ready("system262")).isNotNull().satisfies(r -> {
+          assertThat(r.getReason()).isEqualTo("UnsupportedByHBase");
+          assertThat(r.getMessage()).contains("system namespace 'hbase'").contains("this cluster runs 2.6.2");
+        });
+        assertThat(ready("classic262")).isNotNull().extracting(Condition::getStatus).isEqualTo("True");
+        assertThat(k8s.resources(io.hbaseqos.operator.api.HBaseCluster.class).inNamespace(ns).withName("real262").get()
+            .getStatus().getHbaseVersion()).startsWith("2.6.2");
+      });
+      assertThat(String.valueOf(QuotaTableRaw.read(old, "u." + classicUser))).contains("read_num=50/SECONDS");
+      assertThat(QuotaTableRaw.read(old, "u." + atomicUser)).as("nothing of the refused tenant").isEmpty();
+      assertThat(QuotaTableRaw.read(old, "n.hbase")).isEmpty();
+
+      // deleted while this HBase runs: the classic tenant's row goes, nothing is left behind
+      for (String name : java.util.List.of("atomic262", "classic262", "system262")) {
+        k8s.resources(TenantQuota.class).inNamespace(ns).withName(name).delete();
+      }
+      await().atMost(60, TimeUnit.SECONDS).until(() -> java.util.stream.Stream.of("atomic262", "classic262", "system262")
+          .allMatch(n -> k8s.resources(TenantQuota.class).inNamespace(ns).withName(n).get() == null));
+      assertThat(QuotaTableRaw.read(old, "u." + classicUser)).isEmpty();
+      k8s.resources(io.hbaseqos.operator.api.HBaseCluster.class).inNamespace(ns).withName("real262").delete();
+      await().atMost(60, TimeUnit.SECONDS).until(() ->
+          k8s.resources(io.hbaseqos.operator.api.HBaseCluster.class).inNamespace(ns).withName("real262").get() == null);
+    } finally {
+      old.close();
+    }
   }
 }

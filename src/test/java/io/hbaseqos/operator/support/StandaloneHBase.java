@@ -47,12 +47,19 @@ public final class StandaloneHBase implements AutoCloseable {
   private final int rsPort = freePort();
   private final int rsInfoPort = freePort();
   private final Map<String, String> extraSite;
+  private final String version;
   private Process process;
   private Connection connection;
 
   public StandaloneHBase(Path dir, Map<String, String> extraSite) {
+    this(dir, extraSite, null);
+  }
+
+  /** @param version an HBase release other than hbase-runtime/pom.xml's (null: the pom's, 2.6.4) */
+  public StandaloneHBase(Path dir, Map<String, String> extraSite, String version) {
     this.dir = dir;
     this.extraSite = extraSite;
+    this.version = version;
   }
 
   /** The HBase shared by every test of this JVM, started on first use. */
@@ -72,7 +79,7 @@ public final class StandaloneHBase implements AutoCloseable {
   public synchronized void start() {
     try {
       writeSite();
-      String cp = dir.resolve("conf") + ":" + classpath();
+      String cp = dir.resolve("conf") + ":" + classpath(version);
       List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
           "-Xmx768m", "-XX:+UseSerialGC", "-Dhbase.log.dir=" + dir.resolve("logs")));
       cmd.addAll(JDK17_FLAGS);
@@ -282,7 +289,7 @@ public final class StandaloneHBase implements AutoCloseable {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "-Xmx384m", "-XX:+UseSerialGC", "-Dhbase.log.dir=" + conf.resolve("logs")));
         cmd.addAll(JDK17_FLAGS);
-        cmd.addAll(List.of("-cp", conf + ":" + classpath(), "org.apache.hadoop.hbase.regionserver.HRegionServer", "start"));
+        cmd.addAll(List.of("-cp", conf + ":" + classpath(version), "org.apache.hadoop.hbase.regionserver.HRegionServer", "start"));
         rs = new ProcessBuilder(cmd).redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(conf.resolve("rs.out").toFile())).start();
         Instant deadline = Instant.now().plus(Duration.ofSeconds(120));
@@ -333,8 +340,17 @@ public final class StandaloneHBase implements AutoCloseable {
 
   /** The classpath the HBase processes run with (hack/hbase-classpath.sh). */
   public static String classpath() throws IOException {
+    return classpath(null);
+  }
+
+  /** The classpath of an HBase release (null: hbase-runtime/pom.xml's), resolved on first use. */
+  static String classpath(String version) throws IOException {
     Path script = Paths.projectDir().resolve("hack/hbase-classpath.sh");
-    Process p = new ProcessBuilder("bash", script.toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    List<String> cmd = new ArrayList<>(List.of("bash", script.toString()));
+    if (version != null) {
+      cmd.add(version);
+    }
+    Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
     try {
       if (p.waitFor() != 0 || out.isEmpty()) {
