@@ -18,6 +18,18 @@ public class CalibrationStatus {
   private String message;
   private String lastMoveTime;
   private Long moves;
+  @com.fasterxml.jackson.annotation.JsonPropertyDescription("What the loop learnt of the tenant's response to its "
+      + "limit: d ln(ops) / d ln(limit) near the limit in force (1 = ops follow the limit one for one). A restarted "
+      + "operator resumes from it.")
+  private Double elasticity;
+
+  public Double getElasticity() {
+    return elasticity;
+  }
+
+  public void setElasticity(Double elasticity) {
+    this.elasticity = elasticity;
+  }
 
   public Long getTargetOpsPerSecond() {
     return targetOpsPerSecond;

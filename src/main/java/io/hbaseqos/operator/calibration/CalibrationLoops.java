@@ -8,36 +8,55 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The running loops, one per calibrated TenantQuota: its law (with what it learnt), its rate
- * window and when it is next due. In memory: after a restart a loop starts again from the limit
- * in the resource's status, so nothing jumps. A changed {@code spec.calibration} starts a new loop.
+ * window and when it is next due. In memory: after a restart a loop starts again from the limit,
+ * state and learnt elasticity in the resource's status, so nothing jumps. A changed
+ * {@code spec.calibration} starts a new loop.
+ *
+ * <p>Readings are aligned with the limit that produced them: after a write the loop comes back
+ * {@link #IN_FORCE} later, when the RegionServers hold the new quota, and takes a fresh baseline
+ * there (from a source that reads counters as they are at that moment), so the next period
+ * measures the new limit alone; the law is told so and uses it at once.
  */
 @ApplicationScoped
 public class CalibrationLoops {
+  /**
+   * From a quota write until every RegionServer enforces it: since HBase 2.6.3 a write reloads
+   * the quota cache at once (a procedure, measured under a second on 2.6.4); before, the refresh
+   * period, which RefreshPeriodCheck asks to keep short.
+   */
+  public static final Duration IN_FORCE = Duration.ofSeconds(2);
 
   /**
    * How a period was measured: an observation, or why there is none.
    *
    * @param baseline only the counters' baseline could be taken (no earlier reading): the period
    *     is measured again, nothing is wrong with the metrics
+   * @param pointInTime the source reads counters as they are when asked (not a cached or windowed
+   *     view), so a baseline taken after a write starts a period of the new limit alone
    */
-  public record Measurement(Observation observation, String problem, boolean baseline) {
+  public record Measurement(Observation observation, String problem, boolean baseline, boolean pointInTime) {
     public static Measurement of(Observation o) {
-      return new Measurement(o, null, false);
+      return new Measurement(o, null, false, false);
+    }
+
+    public static Measurement pointInTime(Observation o) {
+      return new Measurement(o, null, false, true);
     }
 
     public static Measurement failed(String problem) {
-      return new Measurement(Observation.missing(), problem, false);
+      return new Measurement(Observation.missing(), problem, false, false);
     }
 
     public static Measurement baselineOnly() {
-      return new Measurement(Observation.missing(), null, true);
+      return new Measurement(Observation.missing(), null, true, false);
     }
   }
 
   /** Something that measures one period: the HBase or Prometheus source. */
   @FunctionalInterface
   public interface Source {
-    Measurement measure(RateWindow window, Instant now);
+    /** @param notBefore the reading must be taken at or after this moment (null: any recent one) */
+    Measurement measure(RateWindow window, Instant now, Instant notBefore);
   }
 
   /**
@@ -45,9 +64,10 @@ public class CalibrationLoops {
    * @param limit the limit in force from now on
    * @param moved whether the limit changed
    * @param next when the loop is due again
+   * @param elasticity what the law learnt of the tenant's response (d ln ops / d ln limit); NaN while nothing
    */
   public record Outcome(boolean stepped, long limit, boolean moved, ControlLaw.State state, boolean nearest,
-      String reason, Observation observation, Instant next) {
+      String reason, Observation observation, Instant next, double elasticity) {
     public Duration until(Instant now) {
       Duration d = Duration.between(now, next);
       return d.isNegative() ? Duration.ZERO : d;
@@ -56,7 +76,7 @@ public class CalibrationLoops {
 
   private static final class Loop {
     final String key;
-    final ControlLaw law;
+    final LogNewtonLaw law;
     final RateWindow window = new RateWindow();
     Instant due;
     ControlLaw.State state = ControlLaw.State.Converging;
@@ -67,8 +87,12 @@ public class CalibrationLoops {
     boolean warm;
     /** The limit this loop last decided: authoritative over a status the cache may not show yet. */
     long limit;
+    /** After a write: when to take the baseline of the next period (the new limit in force). */
+    Instant rebase;
+    /** The window's baseline was taken after the limit in force was written. */
+    boolean rebased;
 
-    Loop(String key, ControlLaw law, long limit) {
+    Loop(String key, LogNewtonLaw law, long limit) {
       this.key = key;
       this.law = law;
       this.limit = limit;
@@ -82,9 +106,10 @@ public class CalibrationLoops {
    * loop reports that state until its first step, so the Calibrated condition and
    * {@code status.calibration.state} never disagree.
    */
-  public record Resume(ControlLaw.State state, boolean nearest, String reason, double observedOps) {
+  public record Resume(ControlLaw.State state, boolean nearest, String reason, double observedOps,
+      double elasticity) {
     public Resume(ControlLaw.State state, boolean nearest, String reason) {
-      this(state, nearest, reason, Double.NaN);
+      this(state, nearest, reason, Double.NaN, Double.NaN);
     }
 
     public static Resume of(io.hbaseqos.operator.api.CalibrationStatus status, String conditionReason) {
@@ -92,9 +117,12 @@ public class CalibrationLoops {
         return null;
       }
       try {
-        return new Resume(ControlLaw.State.valueOf(status.getState()), "NearestAchievable".equals(conditionReason),
-            status.getMessage(), status.getObservedOpsPerSecond() == null ? Double.NaN
-                : status.getObservedOpsPerSecond());
+        ControlLaw.State state = ControlLaw.State.valueOf(status.getState());
+        // a status written before LimiterStep existed said Converged with reason NearestAchievable
+        boolean nearest = state == ControlLaw.State.LimiterStep || "NearestAchievable".equals(conditionReason);
+        return new Resume(nearest ? ControlLaw.State.LimiterStep : state, nearest, status.getMessage(),
+            status.getObservedOpsPerSecond() == null ? Double.NaN : status.getObservedOpsPerSecond(),
+            status.getElasticity() == null ? Double.NaN : status.getElasticity());
       } catch (IllegalArgumentException e) {
         return null;
       }
@@ -127,11 +155,16 @@ public class CalibrationLoops {
         fresh.state = resume.state();
         fresh.nearest = resume.nearest();
         fresh.reason = resume.reason() == null ? fresh.reason : resume.reason();
-        if (resume.state() == ControlLaw.State.Converged && !resume.nearest() && resume.observedOps() > 0) {
-          // the law verifies its converged state instead of starting over; the first period after
-          // the baseline is still discarded (a baseline taken at an arbitrary moment against
-          // RegionServer counters that are refreshed periodically can skew that one period)
-          law.resumeConverged(statusLimit, resume.observedOps());
+        law.resumeElasticity(resume.elasticity());
+        if (resume.observedOps() > 0) {
+          // the law verifies the state it resumes instead of starting over; the first period after
+          // the baseline is still discarded (it began before this process knew the limit in force)
+          switch (resume.state()) {
+            case Converged -> law.resumeConverged(statusLimit, resume.observedOps());
+            case LimiterStep -> law.resumeLimiterStep(statusLimit, resume.observedOps(), fresh.reason);
+            case DemandLimited -> law.resumeDemandLimited(statusLimit, resume.observedOps());
+            default -> { }
+          }
         }
       }
       return fresh;
@@ -140,35 +173,55 @@ public class CalibrationLoops {
       long limitInForce = loop.limit;
       if (loop.due == null) {
         // the first call only takes the counters' baseline; the first period ends one period later
-        source.measure(loop.window, now);
+        source.measure(loop.window, now, null);
         loop.due = now.plus(plan.period());
-        return new Outcome(false, limitInForce, false, loop.state, loop.nearest, loop.reason, loop.last, loop.due);
+        return waiting(loop, limitInForce);
       }
       if (now.isBefore(loop.due)) {
-        return new Outcome(false, limitInForce, false, loop.state, loop.nearest, loop.reason, loop.last, loop.due);
+        return waiting(loop, limitInForce);
       }
-      Measurement m = source.measure(loop.window, now);
+      if (loop.rebase != null) {
+        // the new limit is in force now: what was counted under the old one is left out of the next period
+        Measurement m = source.measure(loop.window, now, loop.rebase);
+        loop.rebase = null;
+        loop.rebased = m.problem() == null;
+        loop.due = now.plus(plan.period());
+        return waiting(loop, limitInForce);
+      }
+      Measurement m = source.measure(loop.window, now, null);
       loop.due = now.plus(plan.period());
+      boolean aligned = loop.rebased && m.pointInTime();
+      loop.rebased = false;
       if (m.baseline()) {
         // the baseline could not be taken before (e.g. the cluster was not described yet): now it is
-        return new Outcome(false, limitInForce, false, loop.state, loop.nearest, loop.reason, loop.last, loop.due);
+        return waiting(loop, limitInForce);
       }
       if (!loop.warm && m.problem() == null) {
         // the first period began before the starting limit was in HBase: it measures neither limit
         loop.warm = true;
         loop.reason = "measuring the first period under the starting limit";
-        return new Outcome(false, limitInForce, false, loop.state, loop.nearest, loop.reason, loop.last, loop.due);
+        return waiting(loop, limitInForce);
       }
-      ControlLaw.Step step = loop.law.next(limitInForce, m.observation());
+      Observation obs = aligned ? m.observation().asAligned() : m.observation();
+      ControlLaw.Step step = loop.law.next(limitInForce, obs);
       long next = Math.max(1, Math.round(step.limit()));
       loop.state = step.state();
       loop.nearest = step.nearest();
       loop.reason = m.problem() != null ? m.problem() : step.reason();
-      loop.last = m.observation();
+      loop.last = obs;
       loop.limit = next;
-      return new Outcome(true, next, next != limitInForce, loop.state, loop.nearest, loop.reason, m.observation(),
-          loop.due);
+      if (next != limitInForce) {
+        loop.rebase = now.plus(IN_FORCE);
+        loop.due = loop.rebase;
+      }
+      return new Outcome(true, next, next != limitInForce, loop.state, loop.nearest, loop.reason, obs, loop.due,
+          loop.law.learntElasticity());
     }
+  }
+
+  private static Outcome waiting(Loop loop, long limit) {
+    return new Outcome(false, limit, false, loop.state, loop.nearest, loop.reason, loop.last, loop.due,
+        loop.law.learntElasticity());
   }
 
   public void forget(String tenant) {

@@ -35,6 +35,9 @@ public final class CalibrationReport {
         || Math.abs(y / Math.max(1e-9, s.getObservedOpsPerSecond()) - 1) > plan.settings().tolerance() / 2);
     if (stateChanged || out.moved() || rateMoved) {
       s.setState(out.state().name());
+      if (!Double.isNaN(out.elasticity())) {
+        s.setElasticity(Math.round(out.elasticity() * 1000) / 1000.0);
+      }
       s.setMessage(out.reason());
       if (!Double.isNaN(y)) {
         s.setObservedOpsPerSecond(Math.round(y * 10) / 10.0);
@@ -45,20 +48,19 @@ public final class CalibrationReport {
     return s;
   }
 
-  /** The Calibrated condition's reason: the state, or NearestAchievable when the target lies on a step. */
+  /** The Calibrated condition's reason: the state. */
   public static String conditionReason(CalibrationLoops.Outcome out) {
-    return out.state() == ControlLaw.State.Converged && out.nearest() ? "NearestAchievable" : out.state().name();
+    return out.state().name();
   }
 
   /** The text of the Calibrated condition: stable while the state is, so the condition does not churn. */
   public static String conditionMessage(CalibrationPlan plan, CalibrationLoops.Outcome out) {
     long t = Math.round(plan.settings().target());
     String tol = Math.round(plan.settings().tolerance() * 1000) / 10.0 + "%";
-    if (out.state() == ControlLaw.State.Converged && out.nearest()) {
-      // the law's text names the two sides of the step and the rate held: stable while it holds
-      return out.reason();
-    }
     return switch (out.state()) {
+      // the law's text names the two sides of the step, the rate held and how to get a finer step:
+      // stable while it holds
+      case LimiterStep -> out.reason();
       case Converged -> "the tenant gets its target of " + t + " ops/s within " + tol;
       case Converging -> "moving " + plan.kind() + " toward a target of " + t + " ops/s";
       case DemandLimited -> "the tenant asks for less than its target of " + t + " ops/s: the limit is held";
@@ -80,6 +82,7 @@ public final class CalibrationReport {
       s.setMessage(o.getMessage());
       s.setLastMoveTime(o.getLastMoveTime());
       s.setMoves(o.getMoves());
+      s.setElasticity(o.getElasticity());
     }
     return s;
   }

@@ -6,11 +6,15 @@ package io.hbaseqos.operator.calibration;
  */
 public interface ControlLaw {
 
-  /** The loop's state after a step, as reported to users. */
-  enum State { Converging, Converged, DemandLimited, MetricsUnavailable, AtBound }
+  /**
+   * The loop's state after a step, as reported to users. {@code LimiterStep}: the target lies
+   * between two steps of HBase's rate limiter, and the nearer side, held without further writes,
+   * is outside the tolerance.
+   */
+  enum State { Converging, Converged, DemandLimited, MetricsUnavailable, AtBound, LimiterStep }
 
   /**
-   * @param nearest Converged on the nearest achievable rate rather than within the tolerance (the
+   * @param nearest holding the nearest achievable rate rather than one within the tolerance (the
    *     target lies between two steps of the throttle)
    */
   record Step(double limit, State state, String reason, boolean nearest) {

@@ -50,6 +50,13 @@ public final class LogNewtonLaw implements ControlLaw {
    */
   static final double GAIN = 0.85;
   static final double GAIN_FIRST = 0.6;
+  /**
+   * Headroom of a demand-limited hold: below its target, a tenant HBase no longer throttles keeps
+   * at most this many times the last limit at which HBase was measured throttling it.
+   */
+  static final double HEADROOM = 2.0;
+  /** A raise below target that gained less than this share of what the elasticity predicted did not pay. */
+  static final double UNDERPAID = 1.0 / 3;
   /** Prior noise (standard deviation of ln y between periods) and how many periods it is worth. */
   static final double PRIOR_NOISE = 0.02;
   static final double PRIOR_NOISE_WEIGHT = 2;
@@ -112,8 +119,21 @@ public final class LogNewtonLaw implements ControlLaw {
   /** Moves that crossed the target (a move up after one down, or the reverse): two make a cycle. */
   private int crossings;
   private int lastDirection;
-  /** Converged on the nearest achievable rate rather than within the band. */
+  /** Holding the nearest achievable rate (outside the band) rather than one within it, and why. */
   private boolean nearest;
+  private String nearestText;
+  /** The last limit (ln) at which a clean period found HBase throttling the tenant; NaN if none. */
+  private double bindLnL = Double.NaN;
+  /** Holding a limit because the tenant's demand, not its throttle, limits it; the rate (ln) it then got. */
+  private boolean held;
+  private double heldRef;
+  /**
+   * Raises are at most {@link #HEADROOM} per period: after a hold, and after a raise that returned
+   * under half its prediction (nearing the demand), until one returns at least half.
+   */
+  private boolean cautiousClimb;
+  /** The last move was a raise made below the target (the next measurement judges whether it paid). */
+  private boolean raisedBelow;
 
   public LogNewtonLaw(Settings settings) {
     this.s = settings;
@@ -144,7 +164,7 @@ public final class LogNewtonLaw implements ControlLaw {
   public Step next(double limit, Observation obs) {
     double y = obs.ops();
     // only the period right after a large move is partly the old limit's
-    boolean provisional = firstPending && Math.abs(Math.log(limit) - atLnL) <= 1e-9;
+    boolean provisional = firstPending && !obs.aligned() && Math.abs(Math.log(limit) - atLnL) <= 1e-9;
     firstPending = false;
     if (Double.isNaN(y) || y < 0 || Double.isInfinite(y) || y > s.target() * ABSURD) {
       return new Step(limit, State.MetricsUnavailable, "no usable measurement: holding the limit");
@@ -159,12 +179,19 @@ public final class LogNewtonLaw implements ControlLaw {
     if (Double.isNaN(atLnL) || Math.abs(u - atLnL) > 1e-9) {
       // the limit in force is not the one we were averaging at (first call, or set from outside)
       moveTo(u, false);
+      raisedBelow = false;
+    }
+    if (binding && !provisional) {
+      bindLnL = u; // the last limit a clean period found holding the tenant back
+    }
+    if (held) {
+      Step hold = whileHeld(limit, u, x, y, binding, provisional);
+      if (hold != null) {
+        return hold;
+      }
     }
     if (!binding && x < lnT) {
-      // the tenant asks for less than its target: nothing to learn, nothing to raise
-      return new Step(limit, State.DemandLimited, String.format("%.0f ops/s is below the target %.0f, but HBase "
-          + "throttles %.1f%% of the tenant's requests: it asks for less, so a higher limit would change nothing", y,
-          s.target(), obs.throttledShare() * 100));
+      return demandLimited(limit, u, x, y, obs.throttledShare());
     }
     // a provisional measurement counts until a second one replaces it
     if (n == 1 && dropFirst) {
@@ -181,7 +208,10 @@ public final class LogNewtonLaw implements ControlLaw {
     n++;
     sum += x;
     if (n == 1) {
-      learn(binding, x);
+      Step unpaid = learn(limit, binding, x, y);
+      if (unpaid != null) {
+        return unpaid;
+      }
     }
     double mean = sum / n;
     double err = lnT - mean;
@@ -195,9 +225,16 @@ public final class LogNewtonLaw implements ControlLaw {
       // and for the average at this limit turning out to be outside the band after all
       boolean offTarget = !nearest && n >= 4 && Math.abs(lnT - mean) > band + 2 * sigma / Math.sqrt(n);
       if (!offTarget && cusumUp <= ALARM_SIGMAS * sigma && cusumDown <= ALARM_SIGMAS * sigma) {
-        return new Step(limit, State.Converged, nearest ? nearestReason(reference)
-            : String.format("%.0f ops/s, target %.0f within %.0f%%", Math.exp(reference), s.target(),
-                s.tolerance() * 100), nearest);
+        if (nearest) {
+          // holding a side of a step: within the tolerance it is a convergence, outside it is not
+          boolean outside = Math.abs(lnT - (n > 1 ? mean : reference)) > band;
+          nearestText = outside && bracketed() ? nearestReason(n > 1 ? mean : reference) : nearestText;
+          return outside ? new Step(limit, State.LimiterStep, nearestText, true)
+              : new Step(limit, State.Converged, String.format("%.0f ops/s, target %.0f within %.0f%% (the nearer "
+                  + "side of a step of the rate limiter)", Math.exp(reference), s.target(), s.tolerance() * 100), true);
+        }
+        return new Step(limit, State.Converged, String.format("%.0f ops/s, target %.0f within %.0f%%",
+            Math.exp(reference), s.target(), s.tolerance() * 100));
       }
       // the plant changed: what the bracket says about it is stale
       forgetBracket();
@@ -249,8 +286,11 @@ public final class LogNewtonLaw implements ControlLaw {
     if (crossings >= CYCLE && bracketed() && (highL - lowL < MIN_BRACKET || Math.exp(highL) - Math.exp(lowL) < 1)) {
       return holdNearest(limit, u);
     }
-    double gain = !learnt ? GAIN_FIRST : GAIN;
-    double step = Math.max(-Math.log(s.maxStep()), Math.min(Math.log(s.maxStep()), gain * err / elasticity));
+    double step = (learnt ? GAIN : GAIN_FIRST) * err / elasticity;
+    step = Math.max(-Math.log(s.maxStep()), Math.min(Math.log(s.maxStep()), step));
+    if (cautiousClimb && step > 0) {
+      step = Math.min(step, Math.log(HEADROOM));
+    }
     double next = s.clamp(limit * Math.exp(inBracket(u + step) - u));
     if (next == limit) {
       return new Step(limit, State.AtBound, "the limit is at its " + (err > 0 ? "maximum" : "minimum"));
@@ -259,6 +299,7 @@ public final class LogNewtonLaw implements ControlLaw {
     prevLnL = u;
     prevMean = mean;
     prevBinding = binding;
+    raisedBelow = next > limit && err > 0;
     // the next period's first measurement is still partly this limit's when the move changes ops noticeably
     moveTo(Math.log(next), Math.abs(Math.log(next) - u) * elasticity > band / 2);
     return new Step(next, next == s.minLimit() || next == s.maxLimit() ? State.AtBound : State.Converging,
@@ -319,23 +360,81 @@ public final class LogNewtonLaw implements ControlLaw {
     boolean low = lnT - lowMean <= highMean - lnT;
     double lnHold = low ? lowL : highL;
     if (Math.abs(lnHold - u) > 1e-9) {
+      raisedBelow = false;
       moveTo(lnHold, false);
       return new Step(Math.exp(lnHold), State.Converging, String.format("target %.0f ops/s is between steps of "
           + "the throttle: back to limit %.0f, the nearer side, to confirm it", s.target(), Math.exp(lnHold)));
     }
     converged = true;
-    nearest = true;
     rechecking = false;
     reference = low ? lowMean : highMean;
     cusumUp = 0;
     cusumDown = 0;
-    return new Step(limit, State.Converged, nearestReason(reference), true);
+    nearest = true;
+    nearestText = nearestReason(reference);
+    if (Math.abs(reference - lnT) <= band) {
+      // the nearer side measures within the tolerance: a convergence, held quietly like a step's side
+      return new Step(limit, State.Converged, String.format("%.0f ops/s is within %.0f%% of the target (the nearer "
+          + "side of a step of the rate limiter)", Math.exp(reference), s.tolerance() * 100), true);
+    }
+    return new Step(limit, State.LimiterStep, nearestText, true);
   }
 
+  /** Names the step (its two sides and its height) and how to get a finer one. */
   private String nearestReason(double ref) {
-    return String.format("target %.0f ops/s is between steps of the throttle: limit %.0f gives %.0f ops/s, "
-        + "limit %.0f gives %.0f; holding the nearest, %.0f ops/s (%+.1f%%)", s.target(), Math.exp(lowL),
-        Math.exp(lowMean), Math.exp(highL), Math.exp(highMean), Math.exp(ref), (Math.exp(ref - lnT) - 1) * 100);
+    return String.format("target %.0f ops/s lies on a step of HBase's rate limiter: limit %.0f req/s gives %.0f "
+        + "ops/s, limit %.0f gives %.0f (a step of %.0f ops/s); holding the nearer side, %.0f ops/s (%+.1f%%). HBase's "
+        + "default AverageIntervalRateLimiter moves in steps of about 1000 req/s per RegionServer; for a finer one set "
+        + "spec.quotas.rateLimiter on the HBaseCluster to type FixedInterval with refillInterval 100ms", s.target(),
+        Math.exp(lowL), Math.exp(lowMean), Math.exp(highL), Math.exp(highMean), Math.exp(highMean) - Math.exp(lowMean),
+        Math.exp(ref), (Math.exp(ref - lnT) - 1) * 100);
+  }
+
+  /**
+   * Below the target with HBase not throttling the tenant: it asks for less, so a higher limit would
+   * change nothing. The limit is held, at most {@link #HEADROOM} times the last limit at which HBase
+   * was measured throttling it (a raise that went further, taken before the throttle was seen to
+   * stop, is taken back), so a tenant whose demand returns is not left effectively unthrottled.
+   */
+  private Step demandLimited(double limit, double u, double x, double y, double share) {
+    held = true;
+    heldRef = x;
+    double cap = Double.isNaN(bindLnL) ? Double.NaN : s.clamp(Math.exp(bindLnL) * HEADROOM);
+    if (!Double.isNaN(cap) && cap < limit * (1 - 1e-9)) {
+      prevBinding = false;
+      raisedBelow = false;
+      moveTo(Math.log(cap), true);
+      return new Step(cap, State.DemandLimited, String.format("%.0f ops/s is below the target %.0f and HBase throttles "
+          + "%.1f%% of the tenant's requests: it asks for less. Limit %.0f -> %.0f req/s, %.0fx the last limit at "
+          + "which HBase held it back (%.0f)", y, s.target(), share * 100, limit, cap, HEADROOM, Math.exp(bindLnL)));
+    }
+    return new Step(limit, State.DemandLimited, String.format("%.0f ops/s is below the target %.0f, but HBase "
+        + "throttles %.1f%% of the tenant's requests: it asks for less, so a higher limit would change nothing", y,
+        s.target(), share * 100));
+  }
+
+  /**
+   * Holding for a demand-limited tenant. The hold ends when the tenant reaches its target, or when
+   * HBase throttles it and its rate at this limit moved by more than the noise and the tolerance
+   * (its demand changed): the law then acts again, raising by at most {@link #HEADROOM} per period
+   * until a raise pays. Otherwise the limit stays (null: proceed with the ordinary law).
+   */
+  private Step whileHeld(double limit, double u, double x, double y, boolean binding, boolean provisional) {
+    if (x >= lnT - band) {
+      held = false;
+      return null;
+    }
+    if (!binding) {
+      return null; // demandLimited() holds it
+    }
+    double moved = Math.max(band, 3 * noise());
+    if (!provisional && Math.abs(x - heldRef) > moved) {
+      held = false;
+      cautiousClimb = true;
+      return null;
+    }
+    return new Step(limit, State.DemandLimited, String.format("%.0f ops/s, target %.0f: raising the limit stopped "
+        + "paying, so it is held at %.0f req/s until the tenant's rate here changes", y, s.target(), limit));
   }
 
   /**
@@ -352,6 +451,32 @@ public final class LogNewtonLaw implements ControlLaw {
     cusumDown = 0;
   }
 
+  /**
+   * A loop started again at a limit its predecessor held on a limiter step ({@code LimiterStep},
+   * described by {@code text}) where it measured {@code observedOps}: it keeps holding and saying so
+   * until the rate there changes.
+   */
+  public void resumeLimiterStep(double limit, double observedOps, String text) {
+    resumeConverged(limit, observedOps);
+    nearest = true;
+    nearestText = text;
+  }
+
+  /** A loop started again at a limit its predecessor held DemandLimited, where it measured {@code observedOps}. */
+  public void resumeDemandLimited(double limit, double observedOps) {
+    moveTo(Math.log(limit), false);
+    held = true;
+    heldRef = Math.log(observedOps);
+  }
+
+  /** The elasticity a predecessor learnt (kept in status): the first move after a restart need not be cautious. */
+  public void resumeElasticity(double learntElasticity) {
+    if (learntElasticity >= MIN_ELASTICITY && learntElasticity <= MAX_ELASTICITY) {
+      elasticity = learntElasticity;
+      learnt = true;
+    }
+  }
+
   private void moveTo(double lnL, boolean large) {
     atLnL = lnL;
     firstPending = large;
@@ -362,22 +487,61 @@ public final class LogNewtonLaw implements ControlLaw {
     lastX = Double.NaN;
     converged = false;
     nearest = false;
+    nearestText = null;
   }
 
-  /** Secant between the previous limit's mean and this one's first clean measurement. */
-  private void learn(boolean binding, double x) {
+  /**
+   * Secant between the previous limit's mean and this one's first measurement. A raise made below
+   * the target that gained less than {@link #UNDERPAID} of what the elasticity known before it
+   * predicted did not pay (judged on raises whose predicted gain is over four noise deviations): the tenant's demand, not its
+   * throttle, limits it, so the climb stops there: held at most {@link #HEADROOM} times the limit
+   * before the raise. Returns that hold, or null.
+   */
+  private Step learn(double limit, boolean binding, double x, double y) {
+    boolean judge = raisedBelow;
+    raisedBelow = false;
     if (!binding || !prevBinding || Double.isNaN(prevLnL)) {
-      return;
+      return null;
     }
     double du = atLnL - prevLnL;
     if (Math.abs(du) < 0.02) {
-      return;
+      return null;
     }
-    double measured = Math.max(MIN_ELASTICITY, Math.min(MAX_ELASTICITY, (x - prevMean) / du));
+    double raw = (x - prevMean) / du;
+    double predicted = elasticity;
+    double measured = Math.max(MIN_ELASTICITY, Math.min(MAX_ELASTICITY, raw));
     // a scalar Kalman update: a secant over a small move is mostly noise
     double secantVariance = 2 * noise() * noise() / (du * du);
     double w = ELASTICITY_SPREAD * ELASTICITY_SPREAD / (ELASTICITY_SPREAD * ELASTICITY_SPREAD + secantVariance);
     elasticity = (1 - w) * elasticity + w * measured;
     learnt = true;
+    if (!judge || x >= lnT - band) {
+      return null;
+    }
+    double gained = x - prevMean;
+    // returns diminishing (under half the prediction): nearing the demand, so climb at most x2 a period
+    cautiousClimb = cautiousClimb && gained < 0.5 * predicted * du;
+    // judged only on a raise whose predicted gain is well above the noise of a difference of two periods
+    if (gained >= UNDERPAID * predicted * du || predicted * du <= 4 * noise() * Math.sqrt(2)) {
+      return null;
+    }
+    held = true;
+    heldRef = x;
+    double hold = Math.min(limit, s.clamp(Math.exp(prevLnL) * HEADROOM));
+    String why = String.format("raising the limit from %.0f to %.0f req/s gained %.1f%% ops (%.0f ops/s, target %.0f), "
+        + "under a third of what the tenant's elasticity predicted: its demand, not its throttle, limits it", Math.exp(
+        prevLnL), limit, (Math.exp(gained) - 1) * 100, y, s.target());
+    if (hold < limit * (1 - 1e-9)) {
+      prevBinding = false;
+      moveTo(Math.log(hold), true);
+      return new Step(hold, State.DemandLimited, why + String.format("; limit %.0f -> %.0f, %.0fx the last one that "
+          + "paid", limit, hold, HEADROOM));
+    }
+    return new Step(limit, State.DemandLimited, why + "; holding the limit");
+  }
+
+  /** Elasticity learnt from the loop's moves; NaN while none has taught it. */
+  public double learntElasticity() {
+    return learnt ? elasticity : Double.NaN;
   }
 }

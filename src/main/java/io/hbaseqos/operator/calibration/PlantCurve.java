@@ -70,6 +70,11 @@ public final class PlantCurve {
     return Math.exp(lnY[i] + slope * (u - lnL[i]));
   }
 
+  /** The limit from which the throttle no longer holds the tenant back (the last point's). */
+  public double saturationLimit() {
+    return Math.exp(lnL[lnL.length - 1]);
+  }
+
   /** The ops/s the tenant does unthrottled (the last point). */
   public double demand() {
     return Math.exp(lnY[lnY.length - 1]);

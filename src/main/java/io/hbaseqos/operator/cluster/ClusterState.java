@@ -304,8 +304,10 @@ public class ClusterState {
   /**
    * A user's counters on each live RegionServer, read from their info servers over HTTP (not an
    * HBase call: its failure is the tenant's, never the cluster's).
+   *
+   * @param notBefore the reading must be taken at or after this moment (null: a recent shared one will do)
    */
-  public CounterReading userCounters(String user, Set<String> ops) throws IOException {
+  public CounterReading userCounters(String user, Set<String> ops, java.time.Instant notBefore) throws IOException {
     ClusterInfo i = info;
     if (i == null) {
       // right after a start the resync may not have described the cluster yet: one HBase call, once
@@ -315,7 +317,7 @@ public class ClusterState {
         throw new MetricsUnavailableException("the live RegionServers are not known yet: " + Errors.rootMessage(e));
       }
     }
-    return infoServers().userCounters(i.infoServers(), user, ops);
+    return infoServers().userCounters(i.infoServers(), user, ops, notBefore);
   }
 
   /**

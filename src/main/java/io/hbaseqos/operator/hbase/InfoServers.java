@@ -9,14 +9,14 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * The RegionServers' info servers ({@code /conf}, {@code /jmx}) of one cluster, read over HTTP on
+ * The RegionServers' info servers ({@code /conf}, {@code /prometheus}) of one cluster, read over HTTP on
  * threads of their own: never inside an HBase call and its deadline, so slow or dead info ports
  * cost a tenant its measurement ({@code MetricsUnavailable}), never the cluster its connection.
  */
 public final class InfoServers implements AutoCloseable {
   private final ExecutorService pool;
   private final InfoServerConf quotaSettings;
-  private final RegionServerJmx jmx;
+  private final RegionServerMetrics metrics;
 
   public InfoServers(boolean https, Clock clock) {
     this.pool = Executors.newCachedThreadPool(r -> {
@@ -26,7 +26,7 @@ public final class InfoServers implements AutoCloseable {
     });
     InfoServerHttp http = new InfoServerHttp(https, InfoServerConf.TIMEOUT);
     this.quotaSettings = new InfoServerConf(ServerConf.QUOTA_KEYS, http, clock);
-    this.jmx = new RegionServerJmx(http, clock, pool);
+    this.metrics = new RegionServerMetrics(http, clock, pool);
   }
 
   /** The quota properties ({@link ServerConf#QUOTA_KEYS}) each live RegionServer runs with (see {@link InfoServerConf}). */
@@ -39,11 +39,12 @@ public final class InfoServers implements AutoCloseable {
    * in parallel, each within a short timeout.
    *
    * @param ops per-user operation metrics to add up ({@code get}, {@code scanTime}, {@code put}, ...)
+   * @param notBefore the reading must be taken at or after this moment (null: a recent shared one will do)
    * @throws MetricsUnavailableException naming a server that could not be read
    */
-  public CounterReading userCounters(Map<String, Map.Entry<String, Integer>> servers, String user, Set<String> ops)
-      throws IOException {
-    return jmx.userCounters(servers, user, ops);
+  public CounterReading userCounters(Map<String, Map.Entry<String, Integer>> servers, String user, Set<String> ops,
+      java.time.Instant notBefore) throws IOException {
+    return metrics.userCounters(servers, user, ops, notBefore);
   }
 
   @Override

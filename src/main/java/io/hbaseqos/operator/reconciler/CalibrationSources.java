@@ -26,7 +26,8 @@ final class CalibrationSources {
     CalibrationSpec c = spec.getCalibration();
     if (c.getSource() == CalibrationSpec.Source.Prometheus) {
       CalibrationSpec.PrometheusSource p = c.getPrometheus();
-      return (window, t) -> {
+      // a query's own window (rate over [1m]) spans writes: its readings are never aligned with one limit
+      return (window, t, notBefore) -> {
         try {
           double ops = prometheus.query(p.getUrl(), p.getQuery());
           if (Double.isNaN(ops)) {
@@ -49,10 +50,10 @@ final class CalibrationSources {
       case all -> UserOperations.ALL;
     };
     String user = spec.getSubject().getUser();
-    return (window, t) -> {
+    return (window, t, notBefore) -> {
       try {
-        RateWindow.Result r = window.next(cluster.userCounters(user, ops));
-        return r.usable() ? CalibrationLoops.Measurement.of(r.observation())
+        RateWindow.Result r = window.next(cluster.userCounters(user, ops, notBefore));
+        return r.usable() ? CalibrationLoops.Measurement.pointInTime(r.observation())
             : r.baseline() ? CalibrationLoops.Measurement.baselineOnly()
             : CalibrationLoops.Measurement.failed(r.problem());
       } catch (IOException e) {

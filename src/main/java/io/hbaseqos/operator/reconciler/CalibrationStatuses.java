@@ -26,13 +26,8 @@ final class CalibrationStatuses {
     }
     if (out.stepped() && !state.name().equals(before)) {
       switch (state) {
-        case Converged -> {
-          if (out.nearest()) {
-            events.warning(tq, "TargetNotAchievable", out.reason());
-          } else {
-            events.normal(tq, "Calibrated", out.reason());
-          }
-        }
+        case Converged -> events.normal(tq, "Calibrated", out.reason());
+        case LimiterStep -> events.warning(tq, "TargetBetweenLimiterSteps", out.reason());
         case MetricsUnavailable, AtBound -> events.warning(tq, "Calibration" + state, out.reason());
         default -> { }
       }

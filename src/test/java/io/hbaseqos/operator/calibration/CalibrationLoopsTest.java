@@ -25,12 +25,16 @@ class CalibrationLoopsTest {
   /** A tenant that gets 80% of its limit, throttled half the time; records when it was read. */
   static final class Plant implements CalibrationLoops.Source {
     final List<Instant> reads = new ArrayList<>();
+    final List<Instant> notBefore = new ArrayList<>();
     long limit;
+    boolean pointInTime;
 
     @Override
-    public Measurement measure(RateWindow window, Instant now) {
+    public Measurement measure(RateWindow window, Instant now, Instant notBefore) {
       reads.add(now);
-      return Measurement.of(new Observation(0.8 * limit, 0.5));
+      this.notBefore.add(notBefore);
+      Observation o = new Observation(0.8 * limit, 0.5);
+      return pointInTime ? Measurement.pointInTime(o) : Measurement.of(o);
     }
   }
 
@@ -66,8 +70,49 @@ class CalibrationLoopsTest {
     assertThat(moved.stepped()).isTrue();
     assertThat(moved.moved()).isTrue();
     assertThat(moved.limit()).isGreaterThan(1000);
-    assertThat(moved.next()).isEqualTo(T0.plusSeconds(90));
     assertThat(moved.observation().ops()).isEqualTo(800);
+    // after a write the loop comes back when the new limit is in force, for a baseline taken no earlier
+    assertThat(moved.next()).isEqualTo(T0.plusSeconds(60).plus(CalibrationLoops.IN_FORCE));
+  }
+
+  /**
+   * Readings aligned with the limit that produced them: what was counted between a write and the
+   * moment the RegionServers enforce it is left out of the next period, and a source that reads
+   * counters as they are (not a cached or windowed view) says so to the law, which then uses the
+   * period at once instead of discarding it as a straddle.
+   */
+  @Test
+  void afterAWriteTheNextPeriodStartsWhenTheNewLimitIsInForce() {
+    CalibrationLoops loops = new CalibrationLoops();
+    Plant p = new Plant();
+    p.pointInTime = true;
+    step(loops, "a", p, 1000, 0);
+    step(loops, "a", p, 1000, 30);
+    Outcome moved = step(loops, "a", p, 1000, 60);
+    assertThat(moved.moved()).isTrue();
+    assertThat(moved.observation().aligned()).as("its period began before the first write").isFalse();
+    Instant inForce = T0.plusSeconds(60).plus(CalibrationLoops.IN_FORCE);
+
+    Outcome rebase = loops.step("uid", "a", PLAN, moved.limit(), p, inForce);
+    assertThat(rebase.stepped()).as("a baseline, not a period").isFalse();
+    assertThat(p.notBefore.get(p.notBefore.size() - 1)).as("a reading taken after the write").isEqualTo(inForce);
+    assertThat(rebase.next()).isEqualTo(inForce.plusSeconds(30));
+
+    p.limit = moved.limit();
+    Outcome next = loops.step("uid", "a", PLAN, moved.limit(), p, inForce.plusSeconds(30));
+    assertThat(next.stepped()).isTrue();
+    assertThat(next.observation().aligned()).isTrue();
+
+    // a source whose readings are windowed (a Prometheus rate) is never called aligned
+    CalibrationLoops windowed = new CalibrationLoops();
+    Plant q = new Plant();
+    step(windowed, "a", q, 1000, 0);
+    step(windowed, "a", q, 1000, 30);
+    Outcome m = step(windowed, "a", q, 1000, 60);
+    windowed.step("uid", "a", PLAN, m.limit(), q, inForce);
+    q.limit = m.limit();
+    assertThat(windowed.step("uid", "a", PLAN, m.limit(), q, inForce.plusSeconds(30)).observation().aligned())
+        .isFalse();
   }
 
   @Test
@@ -91,7 +136,7 @@ class CalibrationLoopsTest {
   @Test
   void aPeriodWithoutMetricsIsNotMistakenForTheWarmUpAndHoldsTheLimit() {
     CalibrationLoops loops = new CalibrationLoops();
-    CalibrationLoops.Source broken = (w, now) -> Measurement.failed("RegionServer rs1: connection refused");
+    CalibrationLoops.Source broken = (w, now, notBefore) -> Measurement.failed("RegionServer rs1: connection refused");
     assertThat(loops.step("uid", "a", PLAN, 700, broken, T0).stepped()).isFalse();
     Outcome o = loops.step("uid", "a", PLAN, 700, broken, T0.plusSeconds(30));
     assertThat(o.stepped()).isTrue();
@@ -129,6 +174,50 @@ class CalibrationLoopsTest {
     assertThat(CalibrationLoops.Resume.of(null, null)).isNull();
     status.setState("NoSuchState");
     assertThat(CalibrationLoops.Resume.of(status, null)).isNull();
+    // a status written before LimiterStep existed (Converged, NearestAchievable) resumes as LimiterStep
+    status.setState("Converged");
+    assertThat(CalibrationLoops.Resume.of(status, "NearestAchievable").state())
+        .isEqualTo(ControlLaw.State.LimiterStep);
+  }
+
+  /**
+   * A restarted operator resumes each loop from its status: the learnt elasticity (so its first
+   * move is not the cautious first move of a new loop) and a LimiterStep or DemandLimited hold,
+   * said from the first reconcile and kept without a write while the rate there is unchanged.
+   */
+  @Test
+  void afterARestartTheElasticityAndAHoldAreResumed() {
+    for (String state : List.of("LimiterStep", "DemandLimited")) {
+      var status = new io.hbaseqos.operator.api.CalibrationStatus();
+      status.setState(state);
+      status.setMessage("held by the predecessor");
+      status.setObservedOpsPerSecond(state.equals("LimiterStep") ? 940.0 : 600.0);
+      status.setElasticity(0.42);
+      var resume = CalibrationLoops.Resume.of(status, state);
+      assertThat(resume.elasticity()).isEqualTo(0.42);
+      CalibrationLoops loops = new CalibrationLoops();
+      AtTarget p = new AtTarget();
+      p.ops = status.getObservedOpsPerSecond();
+      for (int s = 0; s <= 150; s += 30) {
+        Outcome o = loops.step("uid", "a", PLAN, 1250, resume, p, T0.plusSeconds(s));
+        assertThat(o.state()).as(state + " at %ds", s).isEqualTo(ControlLaw.State.valueOf(state));
+        assertThat(o.limit()).as("nothing moves").isEqualTo(1250);
+        assertThat(o.elasticity()).isEqualTo(0.42);
+      }
+    }
+    // the elasticity alone: the first move after the restart uses it, not the cautious first move
+    var status = new io.hbaseqos.operator.api.CalibrationStatus();
+    status.setState("Converging");
+    status.setElasticity(0.5);
+    CalibrationLoops loops = new CalibrationLoops();
+    AtTarget p = new AtTarget();
+    p.ops = 800; // 20% under the target of 1000, throttled
+    Outcome o = null;
+    for (int s = 0; s <= 60; s += 30) {
+      o = loops.step("uid", "a", PLAN, 1000, CalibrationLoops.Resume.of(status, "Converging"), p, T0.plusSeconds(s));
+    }
+    // ln(1000/800) x 0.85 / 0.5 = 0.38: x1.46 (a new loop's cautious first move: x1.25)
+    assertThat(o.limit()).isBetween(1440L, 1480L);
   }
 
   /** A tenant that gets what its target asks at limit 1250 (80% of the limit), throttled. */
@@ -137,7 +226,7 @@ class CalibrationLoopsTest {
     int baselines;
 
     @Override
-    public Measurement measure(RateWindow window, Instant now) {
+    public Measurement measure(RateWindow window, Instant now, Instant notBefore) {
       if (baselines > 0) {
         baselines--;
         return Measurement.baselineOnly();

@@ -18,15 +18,15 @@ class CalibrationReportTest {
   static CalibrationLoops.Outcome outcome(long limit, boolean moved, ControlLaw.State state, boolean nearest,
       String reason, double ops) {
     return new CalibrationLoops.Outcome(true, limit, moved, state, nearest, reason, new Observation(ops, 0.3),
-        NOW.plusSeconds(10));
+        NOW.plusSeconds(10), Double.NaN);
   }
 
   @Test
-  void aTargetBetweenStepsIsConvergedWithReasonNearestAchievableAndTheLawsNumbers() {
-    String why = "target 5611 ops/s is between steps of the throttle: limit 5999 gives 5290 ops/s, limit 6000 gives "
-        + "6000; holding the nearest, 5290 ops/s (-5.7%)";
-    var out = outcome(5999, false, ControlLaw.State.Converged, true, why, 5290);
-    assertThat(CalibrationReport.conditionReason(out)).isEqualTo("NearestAchievable");
+  void aTargetBetweenStepsIsLimiterStepWithTheLawsNumbers() {
+    String why = "target 5611 ops/s lies on a step of HBase's rate limiter: limit 5999 req/s gives 5290 ops/s, limit "
+        + "6000 gives 6000 (a step of 710 ops/s); holding the nearer side, 5290 ops/s (-5.7%)";
+    var out = outcome(5999, false, ControlLaw.State.LimiterStep, true, why, 5290);
+    assertThat(CalibrationReport.conditionReason(out)).isEqualTo("LimiterStep");
     assertThat(CalibrationReport.conditionMessage(PLAN, out)).isEqualTo(why);
     var inBand = outcome(6100, false, ControlLaw.State.Converged, false, "5600 ops/s is within 5%", 5600);
     assertThat(CalibrationReport.conditionReason(inBand)).isEqualTo("Converged");

@@ -18,7 +18,7 @@ import java.util.Map;
  * line per law. Interface kept stable for users replaying their own measured curves:
  * {@code --plant FILE --target OPS [--periods N] [--noise F] [--seed N] [--law ours|static|ratio|aimd|all]
  * [--scenario steady|demandDrop|rsChange] [--initial-limit L] [--max-step F] [--tolerance F]
- * [--min-limit L] [--max-limit L] [--seeds N] [--trace]}.
+ * [--min-limit L] [--max-limit L] [--seeds N] [--trace] [--dead-time F]}.
  */
 public final class CalibrationSim {
   private CalibrationSim() {}
@@ -57,7 +57,8 @@ public final class CalibrationSim {
         Simulation.Result r = Simulation.run(BaselineLaws.byName(name, s), curve, target,
             Double.parseDouble(o.getOrDefault("initial-limit", o.get("target"))),
             Integer.parseInt(o.getOrDefault("periods", "30")), Double.parseDouble(o.getOrDefault("noise", "0.02")),
-            seed, Simulation.Scenario.valueOf(scenario));
+            seed, Simulation.Scenario.valueOf(scenario),
+            Double.parseDouble(o.getOrDefault("dead-time", String.valueOf(Simulation.DEAD_TIME))));
         if (o.containsKey("trace")) {
           for (Simulation.Period p : r.periods()) {
             System.err.printf(Locale.ROOT, "%s seed %d period %2d limit %12.1f true %9.1f measured %9.1f throttled "
@@ -93,6 +94,10 @@ public final class CalibrationSim {
     if ("demandDrop".equals(scenario)) {
       figure(sb, "windup_ratio", runs, Simulation.Result::windupRatio);
     }
+    if (!Double.isNaN(first.windupPeak())) {
+      figure(sb, "windup_peak", runs, Simulation.Result::windupPeak);
+      figure(sb, "windup_held", runs, Simulation.Result::windupHeld);
+    }
     long met = runs.stream().filter(r -> Goals.met(r, scenario)).count();
     return sb.append(String.format(Locale.ROOT, ",\"goals_met_pct\":%.1f}", 100.0 * met / runs.size())).toString();
   }
@@ -120,6 +125,10 @@ public final class CalibrationSim {
     if (!Double.isNaN(r.windupRatio())) {
       sb.append(String.format(Locale.ROOT, ",\"windup_ratio\":%.2f", r.windupRatio()));
     }
+    if (!Double.isNaN(r.windupPeak())) {
+      sb.append(String.format(Locale.ROOT, ",\"windup_peak\":%.2f,\"windup_held\":%.2f", r.windupPeak(),
+          r.windupHeld()));
+    }
     if (!"steady".equals(scenario)) {
       sb.append(",\"recovery_periods\":").append(r.recoveryPeriods() < 0 ? "null" : r.recoveryPeriods());
     }
@@ -137,9 +146,14 @@ public final class CalibrationSim {
     System.err.println("usage: bin/calibration-sim --plant FILE --target OPS [--periods N] [--noise FRACTION] [--seed N]\n"
         + "       [--law ours|static|ratio|aimd|all] [--scenario steady|demandDrop|rsChange] [--initial-limit L]\n"
         + "       [--max-step FACTOR] [--tolerance FRACTION] [--min-limit L] [--max-limit L] [--seeds N] [--trace]\n"
+        + "       [--dead-time FRACTION]\n"
         + "FILE: CSV with a 'limit,ops' header; points are interpolated in log-log space; the last point's ops is\n"
         + "the tenant's demand ceiling. Prints one JSON line per law; with --seeds N (seeds --seed..), the median,\n"
-        + "95th percentile and worst of each figure and the share of seeds that met every goal.");
+        + "95th percentile and worst of each figure and the share of seeds that met every goal.\n"
+        + "overshoot_pct: how far past the target the ops went after the first move. With a target above the\n"
+        + "demand, windup_peak / windup_held: the highest limit (over the run / its second half) over the limit\n"
+        + "from which the throttle stops holding the tenant back. --dead-time: share of each period still under\n"
+        + "the previous limit (default 0.1; 1 = counters a whole period stale).");
     System.exit(problem == null ? 0 : 2);
   }
 }

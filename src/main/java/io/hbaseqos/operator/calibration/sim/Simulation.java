@@ -34,20 +34,34 @@ public final class Simulation {
   /**
    * @param settlePeriods first period from which the true ops stay within 5% for 5 periods (before
    *     any disturbance); -1 if never
-   * @param overshootPct the most the true ops exceeded the target after the first move, before any disturbance
+   * @param overshootPct the most the true ops went past the target, to the side opposite the one they
+   *     started on, after the first move and before any disturbance (started within 5% of the target:
+   *     the most they exceeded it)
    * @param steadyErrorPct mean |true/target - 1| over the last 10 periods (at most half the undisturbed phase)
    * @param writesAfterConverged limit changes after the law said Converged and the true ops stayed within 5%
    * @param windupRatio demand drop: the highest limit during the drop over the limit when it began
    * @param recoveryPeriods periods after a disturbance ends (demand returns, RegionServers added) until settled
+   * @param windupPeak a target above the tenant's demand: the highest limit over the limit from which
+   *     the throttle stops holding it back (the curve's last point); NaN otherwise
+   * @param windupHeld the same over the second half of the run: the limit the law settles on holding
    */
   public record Result(String law, double target, List<Period> periods, int settlePeriods, double overshootPct,
       double steadyErrorPct, int writes, int writesAfterConverged, double finalLimit, double finalOps,
-      double windupRatio, int recoveryPeriods) {}
+      double windupRatio, int recoveryPeriods, double windupPeak, double windupHeld) {}
 
   private Simulation() {}
 
   public static Result run(ControlLaw law, PlantCurve curve, double target, double initialLimit, int periods,
       double noise, long seed, Scenario scenario) {
+    return run(law, curve, target, initialLimit, periods, noise, seed, scenario, DEAD_TIME);
+  }
+
+  /**
+   * @param deadTime share of each period still under the previous limit (0 for readings aligned with
+   *     the limit; 1 for counters a whole period stale)
+   */
+  public static Result run(ControlLaw law, PlantCurve curve, double target, double initialLimit, int periods,
+      double noise, long seed, Scenario scenario, double deadTime) {
     Random rnd = new Random(seed);
     int dropStart = scenario == Scenario.demandDrop ? periods / 3 : Integer.MAX_VALUE;
     int dropEnd = scenario == Scenario.demandDrop ? 2 * periods / 3 : Integer.MAX_VALUE;
@@ -61,7 +75,7 @@ public final class Simulation {
       double demand = n >= dropStart && n < dropEnd ? Math.min(curve.demand(), 0.5 * target) : curve.demand();
       double now = Math.min(demand, curve.ops(limit * rs));
       double before = Math.min(demand, curve.ops(previous * rs));
-      double trueOps = (1 - DEAD_TIME) * now + DEAD_TIME * before;
+      double trueOps = (1 - deadTime) * now + deadTime * before;
       double measured = trueOps * Math.exp(noise * rnd.nextGaussian());
       double throttled = Math.max(0, (demand - trueOps) / demand);
       ControlLaw.Step step = law.next(limit, new Observation(measured, throttled));
@@ -75,8 +89,11 @@ public final class Simulation {
     int phaseEnd = Math.min(periods, Math.min(dropStart, rsAt));
     int settle = settle(out, target, 0, phaseEnd);
     double overshoot = 0;
+    double start = out.get(0).trueOps() / target - 1;
+    // the side the ops started on; within the settle band, any excess counts
+    int side = Math.abs(start) <= SETTLE_BAND ? -1 : start > 0 ? 1 : -1;
     for (int n = 1; n < phaseEnd; n++) {
-      overshoot = Math.max(overshoot, out.get(n).trueOps() / target - 1);
+      overshoot = Math.max(overshoot, -side * (out.get(n).trueOps() / target - 1));
     }
     double err = 0;
     int from = Math.max(phaseEnd / 2, phaseEnd - 10);
@@ -104,9 +121,16 @@ public final class Simulation {
       recovery = settle(out, target, rsAt, periods);
       recovery = recovery < 0 ? -1 : recovery - rsAt;
     }
+    double peak = Double.NaN;
+    double held = Double.NaN;
+    if (target > curve.demand()) {
+      double stop = curve.saturationLimit();
+      peak = out.stream().mapToDouble(Period::limit).max().orElse(limit) / stop;
+      held = out.subList(periods / 2, periods).stream().mapToDouble(Period::limit).max().orElse(limit) / stop;
+    }
     Period last = out.get(out.size() - 1);
     return new Result(law.name(), target, out, settle, overshoot * 100, err * 100, writeAt.size(), afterConverged, limit,
-        last.trueOps(), windup, recovery);
+        last.trueOps(), windup, recovery, peak, held);
   }
 
   /** The first period from which the true ops stay within the band for HOLD periods (or to the end); -1 if never. */

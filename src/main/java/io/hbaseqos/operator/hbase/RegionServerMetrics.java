@@ -1,0 +1,238 @@
+package io.hbaseqos.operator.hbase;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hbaseqos.operator.calibration.CounterReading;
+import io.hbaseqos.operator.calibration.ServerCounters;
+import java.io.IOException;
+import java.net.URLEncoder;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.regex.Pattern;
+
+/**
+ * Reads a user's per-user operation counters and the 2.6.4 per-user throttling-exception counters
+ * from every live RegionServer.
+ *
+ * <p>From {@code /prometheus}, which samples every metrics source when asked, so a reading is the
+ * counters at the moment it is taken. {@code /jmx} answers from a cache that the metrics system
+ * refreshes every period (10 s), so its counters lag by up to that long (measured on HBase 2.6.4
+ * under load: 50,000 Gets, about 5 s, behind {@code /prometheus} read just before): a loop reading
+ * it attributes one limit's operations to the next. {@code /jmx} is read only where
+ * {@code /prometheus} is not served (404).
+ *
+ * <p>One read per cluster and user serves for {@link #REUSE}, unless the caller needs a reading
+ * taken after a given moment (the first after a quota write); each server is read with a short
+ * timeout, all in parallel. A reading carries the time it was taken, so a shared one still yields
+ * the right rate.
+ */
+final class RegionServerMetrics {
+  static final Duration TIMEOUT = Duration.ofMillis(2000);
+  static final Duration REUSE = Duration.ofSeconds(5);
+  static final String USERS_BEAN = "Hadoop:service=HBase,name=RegionServer,sub=Users";
+  static final String SERVER_BEAN = "Hadoop:service=HBase,name=RegionServer,sub=Server";
+  static final String THROTTLE_PREFIX = "server_rpc_throttling_exception_type_";
+  private static final ObjectMapper JSON = new ObjectMapper();
+  /** How HBase's Prometheus servlet splits a record and metric name into words (then joined by '_', lower case). */
+  private static final Pattern WORDS = Pattern.compile("(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=([A-Z][a-z]))|\\W|(_)+");
+  /**
+   * Measured on HBase 2.6.4 (single Gets, READ_NUMBER throttle): a throttled Get adds 2 to
+   * {@code User_<u>_metric_get_num_ops} (get_num_ops = successful + 2 x throttled). CalibrationIT
+   * checks the resulting rate against the client's own count.
+   */
+  static final int GET_RECORDS_PER_THROTTLE = 2;
+
+  /** One server's metrics as Prometheus names and values, or why they could not be read. */
+  record Sample(Map<String, Double> values, String problem) {}
+
+  private final InfoServerHttp http;
+  private final Clock clock;
+  private final Executor pool;
+  private final Map<String, Reading> last = new HashMap<>();
+
+  private record Reading(Instant at, Map<String, Sample> servers) {}
+
+  RegionServerMetrics(InfoServerHttp http, Clock clock, Executor pool) {
+    this.http = http;
+    this.clock = clock;
+    this.pool = pool;
+  }
+
+  /**
+   * @param servers server name to host and info port
+   * @param notBefore the reading must have been taken at or after this moment (null: any within {@link #REUSE})
+   * @return per server the user's counters
+   * @throws MetricsUnavailableException naming the first server that could not be read or has no per-user metrics
+   */
+  synchronized CounterReading userCounters(Map<String, Map.Entry<String, Integer>> servers, String user,
+      Set<String> ops, Instant notBefore) throws IOException {
+    Instant now = clock.instant();
+    Reading r = last.get(user);
+    if (r == null || r.at().plus(REUSE).isBefore(now) || (notBefore != null && r.at().isBefore(notBefore))
+        || !r.servers().keySet().equals(servers.keySet())) {
+      // all servers at once, each within its own timeout
+      Map<String, CompletableFuture<Sample>> reads = new LinkedHashMap<>();
+      servers.forEach((name, hostPort) -> reads.put(name,
+          CompletableFuture.supplyAsync(() -> fetch(hostPort.getKey(), hostPort.getValue(), user), pool)));
+      Map<String, Sample> read = new LinkedHashMap<>();
+      for (var e : reads.entrySet()) {
+        read.put(e.getKey(), e.getValue().join());
+      }
+      r = new Reading(now, read);
+      last.put(user, r);
+    }
+    Map<String, ServerCounters> out = new LinkedHashMap<>();
+    for (var e : r.servers().entrySet()) {
+      Sample s = e.getValue();
+      if (s.problem() != null) {
+        throw new MetricsUnavailableException("RegionServer " + e.getKey() + ": " + s.problem());
+      }
+      out.put(e.getKey(), counters(s.values(), user, ops));
+    }
+    return new CounterReading(r.at(), out);
+  }
+
+  private Sample fetch(String host, int port, String user) {
+    if (port <= 0) {
+      return new Sample(null, "its info server is disabled (hbase.regionserver.info.port=-1)");
+    }
+    try {
+      // one query gets both families: users_user_<u>_metric_* and server_rpc_throttling_..._user_<u>_table_*
+      HttpResponse<String> resp = http.get(host, port, "/prometheus?qry=" + URLEncoder.encode(userMarker(user),
+          StandardCharsets.UTF_8), TIMEOUT);
+      if (resp.statusCode() == 404) {
+        return fromJmx(host, port);
+      }
+      if (resp.statusCode() != 200) {
+        return new Sample(null, "/prometheus answered HTTP " + resp.statusCode());
+      }
+      Map<String, Double> values = parsePrometheus(resp.body());
+      if (values.keySet().stream().noneMatch(k -> k.startsWith("users_"))) {
+        // the user has no per-user metrics yet: idle, or per-user metrics are off
+        HttpResponse<String> users = http.get(host, port, "/prometheus?qry=users_num_users", TIMEOUT);
+        if (users.statusCode() == 200 && parsePrometheus(users.body()).isEmpty()) {
+          return new Sample(null, "no per-user metrics: set hbase.regionserver.user.metrics.enabled=true");
+        }
+      }
+      return new Sample(values, null);
+    } catch (IOException e) {
+      return new Sample(null, "metrics unreadable (" + InfoServerHttp.describe(e) + ")");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new Sample(null, "interrupted");
+    }
+  }
+
+  /** The cached {@code /jmx} beans, renamed as {@code /prometheus} names them. */
+  private Sample fromJmx(String host, int port) throws IOException, InterruptedException {
+    JsonNode users = bean(host, port, USERS_BEAN);
+    if (users == null) {
+      return new Sample(null, "no per-user metrics: set hbase.regionserver.user.metrics.enabled=true");
+    }
+    Map<String, Double> values = new HashMap<>();
+    addBean(values, "Users", users);
+    JsonNode server = bean(host, port, SERVER_BEAN);
+    if (server != null) {
+      addBean(values, "Server", server);
+    }
+    return new Sample(values, null);
+  }
+
+  private static void addBean(Map<String, Double> values, String record, JsonNode bean) {
+    for (Iterator<Map.Entry<String, JsonNode>> it = bean.fields(); it.hasNext(); ) {
+      var f = it.next();
+      if (f.getValue().isNumber()) {
+        values.merge(prometheusName(record, f.getKey()), f.getValue().asDouble(), Double::sum);
+      }
+    }
+  }
+
+  private JsonNode bean(String host, int port, String name) throws IOException, InterruptedException {
+    HttpResponse<String> resp = http.get(host, port, "/jmx?qry=" + name.replace(",", "%2C").replace("=", "%3D")
+        .replace(":", "%3A"), TIMEOUT);
+    if (resp.statusCode() != 200) {
+      throw new IOException("/jmx answered HTTP " + resp.statusCode());
+    }
+    JsonNode beans = JSON.readTree(resp.body()).path("beans");
+    return beans.isArray() && !beans.isEmpty() ? beans.get(0) : null;
+  }
+
+  /** Prometheus text format: {@code name{labels} value} per line; comments skipped, repeated names added up. Pure. */
+  static Map<String, Double> parsePrometheus(String text) {
+    Map<String, Double> out = new HashMap<>();
+    for (String line : text.split("\n")) {
+      if (line.isBlank() || line.startsWith("#")) {
+        continue;
+      }
+      int brace = line.indexOf('{');
+      int space = line.lastIndexOf(' ');
+      if (space <= 0) {
+        continue;
+      }
+      String name = (brace > 0 && brace < space ? line.substring(0, brace) : line.substring(0, space)).trim();
+      try {
+        out.merge(name, Double.parseDouble(line.substring(space + 1).trim()), Double::sum);
+      } catch (NumberFormatException e) {
+        // not a sample line
+      }
+    }
+    return out;
+  }
+
+  /** The name HBase's {@code /prometheus} gives a metric of a record (source), as its servlet builds it. Pure. */
+  static String prometheusName(String record, String metric) {
+    String s = record + (metric.isEmpty() ? "" : Character.toUpperCase(metric.charAt(0)) + metric.substring(1));
+    return String.join("_", WORDS.split(s)).toLowerCase(java.util.Locale.ROOT);
+  }
+
+  /** {@code _user_<u>_}: what both of a user's metric families contain. */
+  static String userMarker(String user) {
+    return prometheusName("", "_User_" + sanitize(user) + "_X").replaceAll("x$", "");
+  }
+
+  /**
+   * The user's counters from one server's metrics: operations from {@code User_<u>_metric_<op>_num_ops}
+   * and throttled requests from {@code RpcThrottlingException_Type_*_User_<u>_Table_*} (2.6.4+;
+   * absent before, which reads as none). Throttled Gets are also recorded as Gets, so the
+   * read-type throttles are reported as counted in ops. Pure.
+   */
+  static ServerCounters counters(Map<String, Double> values, String user, Set<String> ops) {
+    String u = sanitize(user);
+    long n = 0;
+    for (String op : ops) {
+      n += Math.round(values.getOrDefault(prometheusName("Users", "User_" + u + "_metric_" + op + "_num_ops"), 0.0));
+    }
+    String marker = userMarker(user) + "table_";
+    long throttled = 0;
+    long readThrottled = 0;
+    for (var e : values.entrySet()) {
+      String k = e.getKey();
+      int at = k.indexOf(marker);
+      if (k.startsWith(THROTTLE_PREFIX) && at > THROTTLE_PREFIX.length()) {
+        long v = Math.round(e.getValue());
+        throttled += v;
+        String type = k.substring(THROTTLE_PREFIX.length(), at);
+        if (ops.contains("get") && !type.startsWith("write") && !type.startsWith("num_write")
+            && !type.startsWith("atomic")) {
+          readThrottled += v;
+        }
+      }
+    }
+    return new ServerCounters(n, throttled, GET_RECORDS_PER_THROTTLE * readThrottled);
+  }
+
+  /** HBase's metric names replace these characters of a user name with '_'. */
+  static String sanitize(String user) {
+    return user.replaceAll("[,=:*?\"\\n]", "_");
+  }
+}

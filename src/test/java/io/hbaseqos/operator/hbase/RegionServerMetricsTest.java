@@ -1,0 +1,185 @@
+package io.hbaseqos.operator.hbase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.sun.net.httpserver.HttpServer;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import io.hbaseqos.operator.calibration.CounterReading;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Reading RegionServer metrics over real HTTP: servers are read in parallel, each within its own
+ * short timeout, so slow info ports cost a measurement (MetricsUnavailable), never minutes;
+ * {@code /prometheus} is read, and {@code /jmx} only where it is not served. HBase's own
+ * endpoints are read by CalibrationIT.
+ */
+class RegionServerMetricsTest {
+  final ExecutorService pool = Executors.newCachedThreadPool();
+  HttpServer fast;
+  HttpServer slow;
+
+  @AfterEach
+  void stop() {
+    if (fast != null) {
+      fast.stop(0);
+    }
+    if (slow != null) {
+      slow.stop(0);
+    }
+    pool.shutdownNow();
+  }
+
+  static HttpServer server(long delayMillis) throws Exception {
+    return server(delayMillis, true);
+  }
+
+  static HttpServer server(long delayMillis, boolean prometheus) throws Exception {
+    HttpServer s = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    s.setExecutor(Executors.newCachedThreadPool());
+    s.createContext("/prometheus", ex -> {
+      try {
+        Thread.sleep(delayMillis);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      String q = java.net.URLDecoder.decode(ex.getRequestURI().getRawQuery(), StandardCharsets.UTF_8);
+      String body = !prometheus ? "" : q.equals("qry=_user_alice_")
+          ? "# TYPE users_user_alice_metric_get_num_ops counter\n"
+              + "users_user_alice_metric_get_num_ops{context=\"regionserver\",hostname=\"h\"} 120\n"
+              + "server_rpc_throttling_exception_type_num_read_requests_exceeded_user_alice_table_t1{context=\"r\"} 7\n"
+              + "server_rpc_throttling_exception_type_write_size_exceeded_user_alice_table_t1{context=\"r\"} 3\n"
+          : "";
+      byte[] b = body.getBytes(StandardCharsets.UTF_8);
+      ex.sendResponseHeaders(prometheus ? 200 : 404, prometheus ? b.length : -1);
+      if (prometheus) {
+        ex.getResponseBody().write(b);
+      }
+      ex.close();
+    });
+    s.createContext("/jmx", ex -> {
+      try {
+        Thread.sleep(delayMillis);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      String q = ex.getRequestURI().getRawQuery();
+      String body = q.contains("sub%3DUsers")
+          ? "{\"beans\":[{\"User_alice_metric_get_num_ops\":110}]}"
+          : "{\"beans\":[{\"RpcThrottlingException_Type_NumReadRequestsExceeded_User_alice_Table_t1\":5}]}";
+      byte[] b = body.getBytes(StandardCharsets.UTF_8);
+      ex.sendResponseHeaders(200, b.length);
+      ex.getResponseBody().write(b);
+      ex.close();
+    });
+    s.start();
+    return s;
+  }
+
+  @Test
+  void healthyServersAreReadInParallel() throws Exception {
+    fast = server(0);
+    slow = server(800);
+    RegionServerMetrics jmx = new RegionServerMetrics(new InfoServerHttp(false, Duration.ofSeconds(1)), Clock.systemUTC(), pool);
+    Map<String, Map.Entry<String, Integer>> servers = new LinkedHashMap<>();
+    servers.put("rs1", Map.entry("127.0.0.1", fast.getAddress().getPort()));
+    servers.put("rs2", Map.entry("127.0.0.1", slow.getAddress().getPort()));
+    servers.put("rs3", Map.entry("127.0.0.1", slow.getAddress().getPort()));
+    long t0 = System.nanoTime();
+    CounterReading r = jmx.userCounters(servers, "alice", Set.of("get"), null);
+    long ms = (System.nanoTime() - t0) / 1_000_000;
+    assertThat(r.servers()).hasSize(3);
+    assertThat(r.servers().get("rs1").ops()).isEqualTo(120);
+    assertThat(r.servers().get("rs1").throttled()).as("read and write throttles").isEqualTo(10);
+    assertThat(r.servers().get("rs1").throttledCountedAsOps()).as("a throttled Get is counted twice as a Get")
+        .isEqualTo(14);
+    // one request per server at 800 ms each: 0.8 s in parallel, 2.4 s one after another
+    assertThat(ms).as("servers read in parallel").isLessThan(2_000);
+  }
+
+  @Test
+  void aServerSlowerThanTheTimeoutMakesTheMetricsUnavailableAndNamesIt() throws Exception {
+    fast = server(0);
+    slow = server(10_000);
+    RegionServerMetrics jmx = new RegionServerMetrics(new InfoServerHttp(false, Duration.ofSeconds(1)), Clock.systemUTC(), pool);
+    Map<String, Map.Entry<String, Integer>> servers = new LinkedHashMap<>();
+    servers.put("rs1", Map.entry("127.0.0.1", fast.getAddress().getPort()));
+    servers.put("rs-slow", Map.entry("127.0.0.1", slow.getAddress().getPort()));
+    long t0 = System.nanoTime();
+    assertThatThrownBy(() -> jmx.userCounters(servers, "alice", Set.of("get"), null))
+        .isInstanceOf(MetricsUnavailableException.class).hasMessageContaining("rs-slow");
+    long ms = (System.nanoTime() - t0) / 1_000_000;
+    assertThat(ms).as("bounded by the read timeout (%s), not by the slow server", RegionServerMetrics.TIMEOUT)
+        .isLessThan(RegionServerMetrics.TIMEOUT.toMillis() * 2 + 1_500);
+  }
+
+  @Test
+  void wherePrometheusIsNotServedTheJmxBeansAreRead() throws Exception {
+    fast = server(0, false);
+    RegionServerMetrics m = new RegionServerMetrics(new InfoServerHttp(false, Duration.ofSeconds(1)),
+        Clock.systemUTC(), pool);
+    CounterReading r = m.userCounters(Map.of("rs1", Map.entry("127.0.0.1", fast.getAddress().getPort())), "alice",
+        Set.of("get"), null);
+    assertThat(r.servers().get("rs1").ops()).isEqualTo(110);
+    assertThat(r.servers().get("rs1").throttled()).isEqualTo(5);
+  }
+
+  @Test
+  void aReadingIsSharedUnlessOneTakenAfterAGivenMomentIsNeeded() throws Exception {
+    fast = server(0);
+    MutableClock clock = new MutableClock(java.time.Instant.parse("2026-01-01T00:00:00Z"));
+    RegionServerMetrics m = new RegionServerMetrics(new InfoServerHttp(false, Duration.ofSeconds(1)), clock, pool);
+    Map<String, Map.Entry<String, Integer>> servers = Map.of("rs1", Map.entry("127.0.0.1",
+        fast.getAddress().getPort()));
+    java.time.Instant first = m.userCounters(servers, "alice", Set.of("get"), null).at();
+    clock.now = clock.now.plusSeconds(1);
+    assertThat(m.userCounters(servers, "alice", Set.of("get"), null).at()).as("shared within REUSE").isEqualTo(first);
+    assertThat(m.userCounters(servers, "alice", Set.of("get"), clock.now).at()).as("a fresh one when asked for")
+        .isEqualTo(clock.now);
+  }
+
+  static final class MutableClock extends Clock {
+    java.time.Instant now;
+
+    MutableClock(java.time.Instant now) {
+      this.now = now;
+    }
+
+    @Override
+    public java.time.ZoneId getZone() {
+      return java.time.ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(java.time.ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public java.time.Instant instant() {
+      return now;
+    }
+  }
+
+  /** The names HBase's servlet gives, as read from HBase 2.6.4 under load. */
+  @Test
+  void prometheusNamesFollowHBasesServlet() {
+    assertThat(RegionServerMetrics.prometheusName("Users", "User_bench-t_metric_get_num_ops"))
+        .isEqualTo("users_user_bench_t_metric_get_num_ops");
+    assertThat(RegionServerMetrics.prometheusName("Server",
+        "RpcThrottlingException_Type_NumReadRequestsExceeded_User_bench-t_Table_bench_usertable"))
+        .isEqualTo("server_rpc_throttling_exception_type_num_read_requests_exceeded_user_bench_t_table_bench_usertable");
+    assertThat(RegionServerMetrics.userMarker("bench-t")).isEqualTo("_user_bench_t_");
+    assertThat(RegionServerMetrics.parsePrometheus("# HELP x\nusers_num_users{a=\"b c\"} 3\nbad line\n"))
+        .containsExactlyEntriesOf(Map.of("users_num_users", 3.0));
+  }
+}
