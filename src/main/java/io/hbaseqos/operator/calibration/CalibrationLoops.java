@@ -66,8 +66,8 @@ public class CalibrationLoops {
    * @param next when the loop is due again
    * @param elasticity what the law learnt of the tenant's response (d ln ops / d ln limit); NaN while nothing
    */
-  public record Outcome(boolean stepped, long limit, boolean moved, ControlLaw.State state, boolean nearest,
-      String reason, Observation observation, Instant next, double elasticity) {
+  public record Outcome(boolean stepped, long limit, boolean moved, ControlLaw.State state, String reason,
+      Observation observation, Instant next, double elasticity) {
     public Duration until(Instant now) {
       Duration d = Duration.between(now, next);
       return d.isNegative() ? Duration.ZERO : d;
@@ -80,7 +80,6 @@ public class CalibrationLoops {
     final RateWindow window = new RateWindow();
     Instant due;
     ControlLaw.State state = ControlLaw.State.Converging;
-    boolean nearest;
     String reason = "measuring the first period";
     Observation last = Observation.missing();
     /** Whether the first period, which straddles the loop's first quota write, has been discarded. */
@@ -106,11 +105,7 @@ public class CalibrationLoops {
    * loop reports that state until its first step, so the Calibrated condition and
    * {@code status.calibration.state} never disagree.
    */
-  public record Resume(ControlLaw.State state, boolean nearest, String reason, double observedOps,
-      double elasticity) {
-    public Resume(ControlLaw.State state, boolean nearest, String reason) {
-      this(state, nearest, reason, Double.NaN, Double.NaN);
-    }
+  public record Resume(ControlLaw.State state, String reason, double observedOps, double elasticity) {
 
     public static Resume of(io.hbaseqos.operator.api.CalibrationStatus status, String conditionReason) {
       if (status == null || status.getState() == null) {
@@ -119,8 +114,8 @@ public class CalibrationLoops {
       try {
         ControlLaw.State state = ControlLaw.State.valueOf(status.getState());
         // a status written before LimiterStep existed said Converged with reason NearestAchievable
-        boolean nearest = state == ControlLaw.State.LimiterStep || "NearestAchievable".equals(conditionReason);
-        return new Resume(nearest ? ControlLaw.State.LimiterStep : state, nearest, status.getMessage(),
+        boolean step = state == ControlLaw.State.LimiterStep || "NearestAchievable".equals(conditionReason);
+        return new Resume(step ? ControlLaw.State.LimiterStep : state, status.getMessage(),
             status.getObservedOpsPerSecond() == null ? Double.NaN : status.getObservedOpsPerSecond(),
             status.getElasticity() == null ? Double.NaN : status.getElasticity());
       } catch (IllegalArgumentException e) {
@@ -153,7 +148,6 @@ public class CalibrationLoops {
       Loop fresh = new Loop(specKey, law, statusLimit);
       if (l == null && resume != null) { // a restart, not a changed spec: keep saying what status said
         fresh.state = resume.state();
-        fresh.nearest = resume.nearest();
         fresh.reason = resume.reason() == null ? fresh.reason : resume.reason();
         law.resumeElasticity(resume.elasticity());
         if (resume.observedOps() > 0) {
@@ -206,7 +200,6 @@ public class CalibrationLoops {
       ControlLaw.Step step = loop.law.next(limitInForce, obs);
       long next = Math.max(1, Math.round(step.limit()));
       loop.state = step.state();
-      loop.nearest = step.nearest();
       loop.reason = m.problem() != null ? m.problem() : step.reason();
       loop.last = obs;
       loop.limit = next;
@@ -214,13 +207,13 @@ public class CalibrationLoops {
         loop.rebase = now.plus(IN_FORCE);
         loop.due = loop.rebase;
       }
-      return new Outcome(true, next, next != limitInForce, loop.state, loop.nearest, loop.reason, obs, loop.due,
+      return new Outcome(true, next, next != limitInForce, loop.state, loop.reason, obs, loop.due,
           loop.law.learntElasticity());
     }
   }
 
   private static Outcome waiting(Loop loop, long limit) {
-    return new Outcome(false, limit, false, loop.state, loop.nearest, loop.reason, loop.last, loop.due,
+    return new Outcome(false, limit, false, loop.state, loop.reason, loop.last, loop.due,
         loop.law.learntElasticity());
   }
 

@@ -13,15 +13,7 @@ public interface ControlLaw {
    */
   enum State { Converging, Converged, DemandLimited, MetricsUnavailable, AtBound, LimiterStep }
 
-  /**
-   * @param nearest holding the nearest achievable rate rather than one within the tolerance (the
-   *     target lies between two steps of the throttle)
-   */
-  record Step(double limit, State state, String reason, boolean nearest) {
-    public Step(double limit, State state, String reason) {
-      this(limit, state, reason, false);
-    }
-  }
+  record Step(double limit, State state, String reason) {}
 
   String name();
 

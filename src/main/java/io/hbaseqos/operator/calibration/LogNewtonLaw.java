@@ -24,13 +24,16 @@ package io.hbaseqos.operator.calibration;
  * noise on a smooth plant trigger it), a proposal at or beyond either end (the local slope misleads
  * there) is replaced by the bracket's middle, so a limit cycle becomes a bisection. When the
  * bracket is narrower than {@link #MIN_BRACKET} (or one req/s) the target lies on a step the plant
- * cannot stop on: the law holds the end measured nearer the target, reports Converged with the
- * nearest achievable rate, and writes nothing more until the rate there changes.
+ * cannot stop on: the law holds the end measured nearer the target, reports Converged if that
+ * is within the tolerance and LimiterStep if not, and writes nothing more until the rate there
+ * changes.
  *
  * <p>Guard rails: at most {@code maxStep} per period; min/max clamps; missing or absurd metrics
- * hold the last limit (never zero, never unlimited); and a demand guard: below target while HBase
- * throttles almost nothing (under 0.1% of the tenant's requests refused), raising the limit would
- * not help, so it is not raised (no windup), and elasticity is not learnt from such periods.
+ * hold the last limit (never zero, never unlimited); and a demand guard against wind-up: below
+ * target while HBase throttles almost nothing (under 0.1% of the tenant's requests refused), or
+ * after a raise that returned under {@link #UNDERPAID} of its predicted gain, raising the limit
+ * would not help. The law says DemandLimited and holds at most {@link #HEADROOM} times the last
+ * limit a clean period found throttling the tenant, until its rate there changes.
  */
 public final class LogNewtonLaw implements ControlLaw {
   public static final String NAME = "ours";
@@ -127,12 +130,12 @@ public final class LogNewtonLaw implements ControlLaw {
   /** Holding a limit because the tenant's demand, not its throttle, limits it; the rate (ln) it then got. */
   private boolean held;
   private double heldRef;
-  /**
-   * Raises are at most {@link #HEADROOM} per period: after a hold, and after a raise that returned
-   * under half its prediction (nearing the demand), until one returns at least half.
-   */
+  /** After a demand-limited hold, raises are at most {@link #HEADROOM} per period until one returns half its prediction. */
   private boolean cautiousClimb;
-  /** The last move was a raise made below the target (the next measurement judges whether it paid). */
+  /**
+   * The move to the limit in force was a raise made below the target (its first measurement judges
+   * whether it paid); any other way of arriving at a limit clears it ({@link #moveTo}).
+   */
   private boolean raisedBelow;
 
   public LogNewtonLaw(Settings settings) {
@@ -179,19 +182,18 @@ public final class LogNewtonLaw implements ControlLaw {
     if (Double.isNaN(atLnL) || Math.abs(u - atLnL) > 1e-9) {
       // the limit in force is not the one we were averaging at (first call, or set from outside)
       moveTo(u, false);
-      raisedBelow = false;
     }
     if (binding && !provisional) {
       bindLnL = u; // the last limit a clean period found holding the tenant back
     }
     if (held) {
-      Step hold = whileHeld(limit, u, x, y, binding, provisional);
+      Step hold = whileHeld(limit, x, y, binding, provisional);
       if (hold != null) {
         return hold;
       }
     }
     if (!binding && x < lnT) {
-      return demandLimited(limit, u, x, y, obs.throttledShare());
+      return demandLimited(limit, x, y, obs.throttledShare());
     }
     // a provisional measurement counts until a second one replaces it
     if (n == 1 && dropFirst) {
@@ -229,9 +231,9 @@ public final class LogNewtonLaw implements ControlLaw {
           // holding a side of a step: within the tolerance it is a convergence, outside it is not
           boolean outside = Math.abs(lnT - (n > 1 ? mean : reference)) > band;
           nearestText = outside && bracketed() ? nearestReason(n > 1 ? mean : reference) : nearestText;
-          return outside ? new Step(limit, State.LimiterStep, nearestText, true)
+          return outside ? new Step(limit, State.LimiterStep, nearestText)
               : new Step(limit, State.Converged, String.format("%.0f ops/s, target %.0f within %.0f%% (the nearer "
-                  + "side of a step of the rate limiter)", Math.exp(reference), s.target(), s.tolerance() * 100), true);
+                  + "side of a step of the rate limiter)", Math.exp(reference), s.target(), s.tolerance() * 100));
         }
         return new Step(limit, State.Converged, String.format("%.0f ops/s, target %.0f within %.0f%%",
             Math.exp(reference), s.target(), s.tolerance() * 100));
@@ -299,9 +301,9 @@ public final class LogNewtonLaw implements ControlLaw {
     prevLnL = u;
     prevMean = mean;
     prevBinding = binding;
-    raisedBelow = next > limit && err > 0;
     // the next period's first measurement is still partly this limit's when the move changes ops noticeably
     moveTo(Math.log(next), Math.abs(Math.log(next) - u) * elasticity > band / 2);
+    raisedBelow = next > limit && err > 0;
     return new Step(next, next == s.minLimit() || next == s.maxLimit() ? State.AtBound : State.Converging,
         String.format("%.0f ops/s, target %.0f: limit %.0f -> %.0f (elasticity %.2f)", y, s.target(), limit, next,
             elasticity));
@@ -360,7 +362,6 @@ public final class LogNewtonLaw implements ControlLaw {
     boolean low = lnT - lowMean <= highMean - lnT;
     double lnHold = low ? lowL : highL;
     if (Math.abs(lnHold - u) > 1e-9) {
-      raisedBelow = false;
       moveTo(lnHold, false);
       return new Step(Math.exp(lnHold), State.Converging, String.format("target %.0f ops/s is between steps of "
           + "the throttle: back to limit %.0f, the nearer side, to confirm it", s.target(), Math.exp(lnHold)));
@@ -375,9 +376,9 @@ public final class LogNewtonLaw implements ControlLaw {
     if (Math.abs(reference - lnT) <= band) {
       // the nearer side measures within the tolerance: a convergence, held quietly like a step's side
       return new Step(limit, State.Converged, String.format("%.0f ops/s is within %.0f%% of the target (the nearer "
-          + "side of a step of the rate limiter)", Math.exp(reference), s.tolerance() * 100), true);
+          + "side of a step of the rate limiter)", Math.exp(reference), s.tolerance() * 100));
     }
-    return new Step(limit, State.LimiterStep, nearestText, true);
+    return new Step(limit, State.LimiterStep, nearestText);
   }
 
   /** Names the step (its two sides and its height) and how to get a finer one. */
@@ -396,14 +397,9 @@ public final class LogNewtonLaw implements ControlLaw {
    * was measured throttling it (a raise that went further, taken before the throttle was seen to
    * stop, is taken back), so a tenant whose demand returns is not left effectively unthrottled.
    */
-  private Step demandLimited(double limit, double u, double x, double y, double share) {
-    held = true;
-    heldRef = x;
-    double cap = Double.isNaN(bindLnL) ? Double.NaN : s.clamp(Math.exp(bindLnL) * HEADROOM);
-    if (!Double.isNaN(cap) && cap < limit * (1 - 1e-9)) {
-      prevBinding = false;
-      raisedBelow = false;
-      moveTo(Math.log(cap), true);
+  private Step demandLimited(double limit, double x, double y, double share) {
+    double cap = holdAtMost(limit, Math.exp(bindLnL) * HEADROOM, x);
+    if (cap < limit) {
       return new Step(cap, State.DemandLimited, String.format("%.0f ops/s is below the target %.0f and HBase throttles "
           + "%.1f%% of the tenant's requests: it asks for less. Limit %.0f -> %.0f req/s, %.0fx the last limit at "
           + "which HBase held it back (%.0f)", y, s.target(), share * 100, limit, cap, HEADROOM, Math.exp(bindLnL)));
@@ -419,7 +415,7 @@ public final class LogNewtonLaw implements ControlLaw {
    * (its demand changed): the law then acts again, raising by at most {@link #HEADROOM} per period
    * until a raise pays. Otherwise the limit stays (null: proceed with the ordinary law).
    */
-  private Step whileHeld(double limit, double u, double x, double y, boolean binding, boolean provisional) {
+  private Step whileHeld(double limit, double x, double y, boolean binding, boolean provisional) {
     if (x >= lnT - band) {
       held = false;
       return null;
@@ -488,6 +484,7 @@ public final class LogNewtonLaw implements ControlLaw {
     converged = false;
     nearest = false;
     nearestText = null;
+    raisedBelow = false;
   }
 
   /**
@@ -507,9 +504,8 @@ public final class LogNewtonLaw implements ControlLaw {
     if (Math.abs(du) < 0.02) {
       return null;
     }
-    double raw = (x - prevMean) / du;
     double predicted = elasticity;
-    double measured = Math.max(MIN_ELASTICITY, Math.min(MAX_ELASTICITY, raw));
+    double measured = Math.max(MIN_ELASTICITY, Math.min(MAX_ELASTICITY, (x - prevMean) / du));
     // a scalar Kalman update: a secant over a small move is mostly noise
     double secantVariance = 2 * noise() * noise() / (du * du);
     double w = ELASTICITY_SPREAD * ELASTICITY_SPREAD / (ELASTICITY_SPREAD * ELASTICITY_SPREAD + secantVariance);
@@ -525,19 +521,32 @@ public final class LogNewtonLaw implements ControlLaw {
     if (gained >= UNDERPAID * predicted * du || predicted * du <= 4 * noise() * Math.sqrt(2)) {
       return null;
     }
-    held = true;
-    heldRef = x;
-    double hold = Math.min(limit, s.clamp(Math.exp(prevLnL) * HEADROOM));
+    double hold = holdAtMost(limit, Math.exp(prevLnL) * HEADROOM, x);
     String why = String.format("raising the limit from %.0f to %.0f req/s gained %.1f%% ops (%.0f ops/s, target %.0f), "
         + "under a third of what the tenant's elasticity predicted: its demand, not its throttle, limits it", Math.exp(
         prevLnL), limit, (Math.exp(gained) - 1) * 100, y, s.target());
-    if (hold < limit * (1 - 1e-9)) {
-      prevBinding = false;
-      moveTo(Math.log(hold), true);
+    if (hold < limit) {
       return new Step(hold, State.DemandLimited, why + String.format("; limit %.0f -> %.0f, %.0fx the last one that "
           + "paid", limit, hold, HEADROOM));
     }
     return new Step(limit, State.DemandLimited, why + "; holding the limit");
+  }
+
+  /**
+   * Enters a demand-limited hold at the rate (ln) {@code x}: at the limit in force, or at
+   * {@code cap} (NaN: none) if that is lower, moving there (the first period there straddles the
+   * move, and no secant is taken across it). Returns the limit held.
+   */
+  private double holdAtMost(double limit, double cap, double x) {
+    held = true;
+    heldRef = x;
+    double c = Double.isNaN(cap) ? limit : s.clamp(cap);
+    if (c >= limit * (1 - 1e-9)) {
+      return limit;
+    }
+    prevBinding = false;
+    moveTo(Math.log(c), true);
+    return c;
   }
 
   /** Elasticity learnt from the loop's moves; NaN while none has taught it. */

@@ -307,7 +307,7 @@ public class ClusterState {
    *
    * @param notBefore the reading must be taken at or after this moment (null: a recent shared one will do)
    */
-  public CounterReading userCounters(String user, Set<String> ops, java.time.Instant notBefore) throws IOException {
+  public CounterReading userCounters(String user, Set<String> ops, Instant notBefore) throws IOException {
     ClusterInfo i = info;
     if (i == null) {
       // right after a start the resync may not have described the cluster yet: one HBase call, once

@@ -3,6 +3,7 @@ package io.hbaseqos.operator.hbase;
 import io.hbaseqos.operator.calibration.CounterReading;
 import java.io.IOException;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
@@ -43,7 +44,7 @@ public final class InfoServers implements AutoCloseable {
    * @throws MetricsUnavailableException naming a server that could not be read
    */
   public CounterReading userCounters(Map<String, Map.Entry<String, Integer>> servers, String user, Set<String> ops,
-      java.time.Instant notBefore) throws IOException {
+      Instant notBefore) throws IOException {
     return metrics.userCounters(servers, user, ops, notBefore);
   }
 

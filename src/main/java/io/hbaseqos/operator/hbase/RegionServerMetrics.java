@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -77,8 +78,10 @@ final class RegionServerMetrics {
   synchronized CounterReading userCounters(Map<String, Map.Entry<String, Integer>> servers, String user,
       Set<String> ops, Instant notBefore) throws IOException {
     Instant now = clock.instant();
+    // readings past their reuse are never served again: drop them (tenants come and go)
+    last.values().removeIf(old -> old.at().plus(REUSE).isBefore(now));
     Reading r = last.get(user);
-    if (r == null || r.at().plus(REUSE).isBefore(now) || (notBefore != null && r.at().isBefore(notBefore))
+    if (r == null || (notBefore != null && r.at().isBefore(notBefore))
         || !r.servers().keySet().equals(servers.keySet())) {
       // all servers at once, each within its own timeout
       Map<String, CompletableFuture<Sample>> reads = new LinkedHashMap<>();
@@ -192,7 +195,7 @@ final class RegionServerMetrics {
   /** The name HBase's {@code /prometheus} gives a metric of a record (source), as its servlet builds it. Pure. */
   static String prometheusName(String record, String metric) {
     String s = record + (metric.isEmpty() ? "" : Character.toUpperCase(metric.charAt(0)) + metric.substring(1));
-    return String.join("_", WORDS.split(s)).toLowerCase(java.util.Locale.ROOT);
+    return String.join("_", WORDS.split(s)).toLowerCase(Locale.ROOT);
   }
 
   /** {@code _user_<u>_}: what both of a user's metric families contain. */

@@ -11,6 +11,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
@@ -22,8 +24,8 @@ public class OperatorMetrics {
   private final MeterRegistry registry;
   /** Per tenant ("namespace/name"), its gauges' values by "type/scope". */
   private final Map<String, Map<String, AtomicReference<Double>>> tenantLimits = new HashMap<>();
-  private final Map<String, java.util.concurrent.atomic.AtomicInteger> settingMismatches =
-      new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<String, AtomicInteger> settingMismatches =
+      new ConcurrentHashMap<>();
 
   /** The HBase calls the operator makes, as named in {@code hbaseqos_hbase_call_seconds{call}}. */
   public static final List<String> CALLS = List.of("readAll", "readUser", "read", "setQuota", "dropEmptySettings",
@@ -134,8 +136,8 @@ public class OperatorMetrics {
    */
   public void quotaSettingMismatches(String cluster, int count) {
     settingMismatches.computeIfAbsent(cluster, c -> {
-      java.util.concurrent.atomic.AtomicInteger v = new java.util.concurrent.atomic.AtomicInteger();
-      Gauge.builder("hbaseqos.cluster.quota.setting.mismatches", v, java.util.concurrent.atomic.AtomicInteger::get)
+      AtomicInteger v = new AtomicInteger();
+      Gauge.builder("hbaseqos.cluster.quota.setting.mismatches", v, AtomicInteger::get)
           .description("Declared quota settings some RegionServer of the cluster runs differently with")
           .tag("cluster", c).register(registry);
       return v;
@@ -145,7 +147,8 @@ public class OperatorMetrics {
   /** Drops the meters of a cluster no longer managed. */
   public void forgetCluster(String cluster) {
     settingMismatches.remove(cluster);
-    for (String name : List.of("hbaseqos.cluster.up", "hbaseqos.cluster.quota.setting.mismatches", "hbaseqos.drift.corrections", "hbaseqos.conflicts",
+    for (String name : List.of("hbaseqos.cluster.up", "hbaseqos.cluster.quota.setting.mismatches",
+        "hbaseqos.drift.corrections", "hbaseqos.conflicts",
         "hbaseqos.hbase.errors", "hbaseqos.quota.writes", "hbaseqos.hbase.call", "hbaseqos.empty.rows.removed")) {
       for (Meter m : registry.find(name).tag("cluster", cluster).meters()) {
         registry.remove(m);

@@ -15,9 +15,9 @@ class CalibrationReportTest {
       new Settings(5611, 1, 1e9, 4, 0.05), Duration.ofSeconds(10), Limit.Scope.MACHINE);
   static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
 
-  static CalibrationLoops.Outcome outcome(long limit, boolean moved, ControlLaw.State state, boolean nearest,
-      String reason, double ops) {
-    return new CalibrationLoops.Outcome(true, limit, moved, state, nearest, reason, new Observation(ops, 0.3),
+  static CalibrationLoops.Outcome outcome(long limit, boolean moved, ControlLaw.State state, String reason,
+      double ops) {
+    return new CalibrationLoops.Outcome(true, limit, moved, state, reason, new Observation(ops, 0.3),
         NOW.plusSeconds(10), Double.NaN);
   }
 
@@ -25,10 +25,10 @@ class CalibrationReportTest {
   void aTargetBetweenStepsIsLimiterStepWithTheLawsNumbers() {
     String why = "target 5611 ops/s lies on a step of HBase's rate limiter: limit 5999 req/s gives 5290 ops/s, limit "
         + "6000 gives 6000 (a step of 710 ops/s); holding the nearer side, 5290 ops/s (-5.7%)";
-    var out = outcome(5999, false, ControlLaw.State.LimiterStep, true, why, 5290);
+    var out = outcome(5999, false, ControlLaw.State.LimiterStep, why, 5290);
     assertThat(CalibrationReport.conditionReason(out)).isEqualTo("LimiterStep");
     assertThat(CalibrationReport.conditionMessage(PLAN, out)).isEqualTo(why);
-    var inBand = outcome(6100, false, ControlLaw.State.Converged, false, "5600 ops/s is within 5%", 5600);
+    var inBand = outcome(6100, false, ControlLaw.State.Converged, "5600 ops/s is within 5%", 5600);
     assertThat(CalibrationReport.conditionReason(inBand)).isEqualTo("Converged");
     assertThat(CalibrationReport.conditionMessage(PLAN, inBand)).isEqualTo(
         "the tenant gets its target of 5611 ops/s within 5.0%");
@@ -37,7 +37,7 @@ class CalibrationReportTest {
   @Test
   void aQuietPeriodChangesNothingAndAMoveCountsOnce() {
     CalibrationStatus first = CalibrationReport.next(null, PLAN,
-        outcome(3000, true, ControlLaw.State.Converging, false, "moving", 2000), NOW);
+        outcome(3000, true, ControlLaw.State.Converging, "moving", 2000), NOW);
     assertThat(first.getMoves()).isEqualTo(1);
     assertThat(first.getLastMoveTime()).isEqualTo(NOW.toString());
     assertThat(first.getLimit()).isEqualTo(3000);
@@ -45,7 +45,7 @@ class CalibrationReportTest {
     assertThat(first.getThrottledPercent()).isEqualTo(30.0);
     // same state, same limit, rate within half the tolerance: the status stays as it was
     CalibrationStatus quiet = CalibrationReport.next(first, PLAN,
-        outcome(3000, false, ControlLaw.State.Converging, false, "measuring once more", 2040), NOW.plusSeconds(10));
+        outcome(3000, false, ControlLaw.State.Converging, "measuring once more", 2040), NOW.plusSeconds(10));
     assertThat(quiet).usingRecursiveComparison().isEqualTo(first);
   }
 }
