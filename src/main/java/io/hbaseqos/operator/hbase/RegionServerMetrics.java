@@ -53,8 +53,16 @@ final class RegionServerMetrics {
    */
   static final int GET_RECORDS_PER_THROTTLE = 2;
 
-  /** One server's metrics as Prometheus names and values, or why they could not be read. */
-  record Sample(Map<String, Double> values, String problem) {}
+  /**
+   * One server's metrics as Prometheus names and values, or why they could not be read.
+   *
+   * @param sampled read from {@code /prometheus} (as they are now), not from the {@code /jmx} cache
+   */
+  record Sample(Map<String, Double> values, String problem, boolean sampled) {
+    static Sample failed(String problem) {
+      return new Sample(null, problem, false);
+    }
+  }
 
   private final InfoServerHttp http;
   private final Clock clock;
@@ -95,19 +103,21 @@ final class RegionServerMetrics {
       last.put(user, r);
     }
     Map<String, ServerCounters> out = new LinkedHashMap<>();
+    boolean sampled = true;
     for (var e : r.servers().entrySet()) {
       Sample s = e.getValue();
       if (s.problem() != null) {
         throw new MetricsUnavailableException("RegionServer " + e.getKey() + ": " + s.problem());
       }
       out.put(e.getKey(), counters(s.values(), user, ops));
+      sampled &= s.sampled();
     }
-    return new CounterReading(r.at(), out);
+    return new CounterReading(r.at(), out, sampled);
   }
 
   private Sample fetch(String host, int port, String user) {
     if (port <= 0) {
-      return new Sample(null, "its info server is disabled (hbase.regionserver.info.port=-1)");
+      return Sample.failed("its info server is disabled (hbase.regionserver.info.port=-1)");
     }
     try {
       // one query gets both families: users_user_<u>_metric_* and server_rpc_throttling_..._user_<u>_table_*
@@ -117,22 +127,22 @@ final class RegionServerMetrics {
         return fromJmx(host, port);
       }
       if (resp.statusCode() != 200) {
-        return new Sample(null, "/prometheus answered HTTP " + resp.statusCode());
+        return Sample.failed("/prometheus answered HTTP " + resp.statusCode());
       }
       Map<String, Double> values = parsePrometheus(resp.body());
       if (values.keySet().stream().noneMatch(k -> k.startsWith("users_"))) {
         // the user has no per-user metrics yet: idle, or per-user metrics are off
         HttpResponse<String> users = http.get(host, port, "/prometheus?qry=users_num_users", TIMEOUT);
         if (users.statusCode() == 200 && parsePrometheus(users.body()).isEmpty()) {
-          return new Sample(null, "no per-user metrics: set hbase.regionserver.user.metrics.enabled=true");
+          return Sample.failed("no per-user metrics: set hbase.regionserver.user.metrics.enabled=true");
         }
       }
-      return new Sample(values, null);
+      return new Sample(values, null, true);
     } catch (IOException e) {
-      return new Sample(null, "metrics unreadable (" + InfoServerHttp.describe(e) + ")");
+      return Sample.failed("metrics unreadable (" + InfoServerHttp.describe(e) + ")");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return new Sample(null, "interrupted");
+      return Sample.failed("interrupted");
     }
   }
 
@@ -140,7 +150,7 @@ final class RegionServerMetrics {
   private Sample fromJmx(String host, int port) throws IOException, InterruptedException {
     JsonNode users = bean(host, port, USERS_BEAN);
     if (users == null) {
-      return new Sample(null, "no per-user metrics: set hbase.regionserver.user.metrics.enabled=true");
+      return Sample.failed("no per-user metrics: set hbase.regionserver.user.metrics.enabled=true");
     }
     Map<String, Double> values = new HashMap<>();
     addBean(values, "Users", users);
@@ -148,7 +158,7 @@ final class RegionServerMetrics {
     if (server != null) {
       addBean(values, "Server", server);
     }
-    return new Sample(values, null);
+    return new Sample(values, null, false);
   }
 
   private static void addBean(Map<String, Double> values, String record, JsonNode bean) {

@@ -3,6 +3,7 @@ package io.hbaseqos.operator.reconciler;
 import io.hbaseqos.operator.api.CalibrationSpec;
 import io.hbaseqos.operator.api.TenantQuotaSpec;
 import io.hbaseqos.operator.calibration.CalibrationLoops;
+import io.hbaseqos.operator.calibration.CounterReading;
 import io.hbaseqos.operator.calibration.Observation;
 import io.hbaseqos.operator.calibration.RateWindow;
 import io.hbaseqos.operator.cluster.ClusterState;
@@ -52,9 +53,14 @@ final class CalibrationSources {
     String user = spec.getSubject().getUser();
     return (window, t, notBefore) -> {
       try {
-        RateWindow.Result r = window.next(cluster.userCounters(user, ops, notBefore));
-        return r.usable() ? CalibrationLoops.Measurement.pointInTime(r.observation())
-            : r.baseline() ? CalibrationLoops.Measurement.baselineOnly()
+        CounterReading reading = cluster.userCounters(user, ops, notBefore);
+        RateWindow.Result r = window.next(reading);
+        if (r.usable()) {
+          // /jmx (where /prometheus is not served) lags: its readings are not aligned with a write
+          return reading.sampled() ? CalibrationLoops.Measurement.pointInTime(r.observation())
+              : CalibrationLoops.Measurement.of(r.observation());
+        }
+        return r.baseline() ? CalibrationLoops.Measurement.baselineOnly()
             : CalibrationLoops.Measurement.failed(r.problem());
       } catch (IOException e) {
         return CalibrationLoops.Measurement.failed("RegionServer metrics: " + Errors.rootMessage(e));

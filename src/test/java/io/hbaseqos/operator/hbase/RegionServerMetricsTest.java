@@ -99,6 +99,7 @@ class RegionServerMetricsTest {
     long ms = (System.nanoTime() - t0) / 1_000_000;
     assertThat(r.servers()).hasSize(3);
     assertThat(r.servers().get("rs1").ops()).isEqualTo(120);
+    assertThat(r.sampled()).as("read from /prometheus").isTrue();
     assertThat(r.servers().get("rs1").throttled()).as("read and write throttles").isEqualTo(10);
     assertThat(r.servers().get("rs1").throttledCountedAsOps()).as("a throttled Get is counted twice as a Get")
         .isEqualTo(14);
@@ -131,6 +132,7 @@ class RegionServerMetricsTest {
         Set.of("get"), null);
     assertThat(r.servers().get("rs1").ops()).isEqualTo(110);
     assertThat(r.servers().get("rs1").throttled()).isEqualTo(5);
+    assertThat(r.sampled()).as("the /jmx cache lags: not a reading of the moment").isFalse();
   }
 
   @Test
