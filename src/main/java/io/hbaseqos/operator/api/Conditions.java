@@ -20,6 +20,10 @@ public final class Conditions {
   public static final String REGIONSERVERS_READY = "RegionServersReady";
   public static final String PAUSED = "ReconciliationPaused";
   public static final String CALIBRATED = "Calibrated";
+  /** A protected tenant: True while every latency objective is met. */
+  public static final String LATENCY_MET = "LatencyObjectivesMet";
+  /** A sheddable tenant: True while its limit is below its ceiling for a tenant of higher priority. */
+  public static final String SHED = "Shed";
   /** True while HBase enforces a TenantQuota's space violation policy. */
   public static final String SPACE_VIOLATED = "SpaceQuotaViolated";
   public static final String UNMANAGED_REMOVAL = "UnmanagedRemoval";

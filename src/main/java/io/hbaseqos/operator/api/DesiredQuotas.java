@@ -100,10 +100,11 @@ public final class DesiredQuotas {
       errors.add(new InvalidSpecException(spec.getSpace() != null ? "spec.space" : "spec.namespaceLimits",
           "is not set on HBase's system namespaces ('hbase', 'backup'): they hold HBase's own tables"));
     }
+    errors.addAll(qosErrors(spec, subject));
     if (throttles.isEmpty() && !bypass && spec.getCalibration() == null && spec.getSpace() == null
-        && spec.getNamespaceLimits() == null && errors.isEmpty()) {
+        && spec.getNamespaceLimits() == null && spec.getQos() == null && errors.isEmpty()) {
       errors.add(new InvalidSpecException("spec.throttles",
-          "declare at least one throttle (or bypassGlobals: true, a calibration, a space quota or namespaceLimits)"));
+          "declare at least one throttle (or bypassGlobals: true, a calibration, a space quota, namespaceLimits or qos)"));
     }
     if (!errors.isEmpty()) {
       throw new Invalid(errors);
@@ -332,6 +333,63 @@ public final class DesiredQuotas {
     TimeUnit unit = t.getTimeUnit() == null ? TimeUnit.SECONDS : LimitSyntax.timeUnit(t.getTimeUnit().name());
     return LimitSyntax.of(t.getType(), t.getValue(), t.getSizeUnit() == null ? null : t.getSizeUnit().name(),
         unit, scope, field);
+  }
+
+  /** The schema's checks of spec.qos, repeated for resources created without them. */
+  static List<InvalidSpecException> qosErrors(TenantQuotaSpec spec, Subject subject) {
+    QosSpec q = spec.getQos();
+    List<InvalidSpecException> errors = new ArrayList<>();
+    if (q == null) {
+      return errors;
+    }
+    if (q.getPriority() == null || q.getPriority() < 0 || q.getPriority() > 1_000_000) {
+      errors.add(new InvalidSpecException("spec.qos.priority", "must be a whole number from 0 to 1000000"));
+    }
+    List<QosSpec.LatencyObjectiveSpec> os = q.getLatencyObjectives() == null ? List.of() : q.getLatencyObjectives();
+    if (os.isEmpty() && q.getSheddable() == null) {
+      errors.add(new InvalidSpecException("spec.qos", "needs latencyObjectives, sheddable, or both"));
+    }
+    for (int i = 0; i < os.size(); i++) {
+      QosSpec.LatencyObjectiveSpec o = os.get(i);
+      String f = "spec.qos.latencyObjectives[" + i + "]";
+      if (o.getBoundMillis() == null || !(o.getBoundMillis() > 0)) {
+        errors.add(new InvalidSpecException(f + ".boundMillis", "must be above 0 ms"));
+      }
+      if (o.getPercentile() != null && !(o.getPercentile() > 0 && o.getPercentile() <= 100)) {
+        errors.add(new InvalidSpecException(f + ".percentile", "must be above 0 and at most 100"));
+      }
+      if (o.getSource() != QosSpec.LatencyObjectiveSpec.Source.Prometheus && (subject == null || subject.user() == null
+          || subject.table() != null || subject.namespace() != null)) {
+        errors.add(new InvalidSpecException(f + ".source", "HBase keeps latency histograms per user: it needs a "
+            + "user subject"));
+      }
+      if (o.getSource() == QosSpec.LatencyObjectiveSpec.Source.Prometheus && o.getPrometheus() == null) {
+        errors.add(new InvalidSpecException(f + ".prometheus", "is required for source Prometheus"));
+      }
+    }
+    QosSpec.SheddableSpec sh = q.getSheddable();
+    if (sh != null) {
+      if (sh.getFloor() == null || sh.getCeiling() == null || sh.getFloor() < 1 || sh.getFloor() > sh.getCeiling()) {
+        errors.add(new InvalidSpecException("spec.qos.sheddable", "needs a floor of at least 1 that does not exceed "
+            + "its ceiling"));
+      }
+      CalibrationSpec.Operations ops = sh.getOperations() == null ? CalibrationSpec.Operations.all : sh.getOperations();
+      String type = switch (ops) {
+        case reads -> "READ_NUMBER";
+        case writes -> "WRITE_NUMBER";
+        case all -> "REQUEST_NUMBER";
+      };
+      if (spec.getThrottles() != null && spec.getThrottles().stream()
+          .anyMatch(t -> t != null && t.getType() != null && type.equals(t.getType().name()))) {
+        errors.add(new InvalidSpecException("spec.qos.sheddable", "moves the " + type + " throttle: set its ceiling "
+            + "instead of listing " + type + " in throttles"));
+      }
+      if (spec.getCalibration() != null && spec.getCalibration().getOperations() != null
+          && spec.getCalibration().getOperations() != ops) {
+        errors.add(new InvalidSpecException("spec.qos.sheddable.operations", "must equal calibration.operations"));
+      }
+    }
+    return errors;
   }
 
   /** The schema's checks of spec.calibration, repeated for resources created without them. */

@@ -10,8 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = "(has(self.throttles) && size(self.throttles) > 0) || (has(self.bypassGlobals) && self.bypassGlobals) || has(self.calibration) || has(self.space) || has(self.namespaceLimits)",
-    message = "declare at least one throttle (or bypassGlobals: true, a calibration, a space quota or namespaceLimits)")
+@ValidationRule(value = "(has(self.throttles) && size(self.throttles) > 0) || (has(self.bypassGlobals) && self.bypassGlobals) || has(self.calibration) || has(self.space) || has(self.namespaceLimits) || has(self.qos)",
+    message = "declare at least one throttle (or bypassGlobals: true, a calibration, a space quota, namespaceLimits or qos)")
 @ValidationRule(value = "!has(self.namespaceLimits) || (has(self.subject.namespace) && !has(self.subject.user))",
     message = "namespaceLimits apply to a namespace subject: HBase keeps maxtables and maxregions on the namespace")
 @ValidationRule(value = "!(has(self.space) || has(self.namespaceLimits)) || !((has(self.subject.namespace) "
@@ -27,6 +27,19 @@ import java.util.List;
     + "|| (has(self.subject.user) && !has(self.subject.table) && !has(self.subject.namespace))",
     message = "calibration from HBase metrics needs a user subject: RegionServers count a user's operations over all "
         + "of the user's tables; use source Prometheus for a table, a namespace, or a user on one table or namespace")
+@ValidationRule(value = "!has(self.qos) || !has(self.qos.latencyObjectives) "
+    + "|| self.qos.latencyObjectives.all(o, o.source != 'HBase') "
+    + "|| (has(self.subject.user) && !has(self.subject.table) && !has(self.subject.namespace))",
+    message = "a latency objective read from HBase needs a user subject: RegionServers keep latency histograms per "
+        + "user; use source Prometheus for a table or a namespace")
+@ValidationRule(value = "!has(self.qos) || !has(self.qos.sheddable) || !has(self.throttles) "
+    + "|| !self.throttles.exists(t, t.type == (self.qos.sheddable.operations == 'reads' ? 'READ_NUMBER' "
+    + ": self.qos.sheddable.operations == 'writes' ? 'WRITE_NUMBER' : 'REQUEST_NUMBER'))",
+    message = "qos.sheddable moves the request-number throttle of its operations (all: REQUEST_NUMBER, reads: "
+        + "READ_NUMBER, writes: WRITE_NUMBER): set qos.sheddable.ceiling instead of listing that throttle in throttles")
+@ValidationRule(value = "!has(self.qos) || !has(self.qos.sheddable) || !has(self.calibration) "
+    + "|| self.calibration.operations == self.qos.sheddable.operations",
+    message = "calibration and qos.sheddable must move the same throttle: give them the same operations")
 public class TenantQuotaSpec {
 
   public enum Scope { MACHINE, CLUSTER }
@@ -71,6 +84,19 @@ public class TenantQuotaSpec {
   @JsonPropertyDescription("Namespace subjects: the most tables and regions the namespace may hold, kept on its "
       + "descriptor. Once declared, the TenantQuota owns both maximums; one left out is removed.")
   private NamespaceLimitsSpec namespaceLimits;
+
+  @JsonPropertyDescription("Optional: latency protection. A priority, latency objectives the operator protects by "
+      + "slowing down sheddable tenants of lower priority on the same HBaseCluster, and, for a sheddable tenant, the "
+      + "floor and ceiling of its limit. Protection takes precedence over calibration.")
+  private QosSpec qos;
+
+  public QosSpec getQos() {
+    return qos;
+  }
+
+  public void setQos(QosSpec qos) {
+    this.qos = qos;
+  }
 
   public NamespaceLimitsSpec getNamespaceLimits() {
     return namespaceLimits;

@@ -19,6 +19,16 @@ public class TenantQuotaStatus extends ConditionedStatus {
   private Long driftCorrections;
   private String lastDriftTime;
   private CalibrationStatus calibration;
+  /** Latency protection: objectives met, who is held down and by whom. */
+  private QosStatus qos;
+
+  public QosStatus getQos() {
+    return qos;
+  }
+
+  public void setQos(QosStatus qos) {
+    this.qos = qos;
+  }
   /** The space quota's usage as HBase last reported it (table and namespace subjects with spec.space). */
   private SpaceStatus space;
   /** The namespace's limits and counts in use (namespace subjects with spec.namespaceLimits). */

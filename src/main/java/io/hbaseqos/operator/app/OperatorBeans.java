@@ -2,6 +2,7 @@ package io.hbaseqos.operator.app;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hbaseqos.operator.calibration.CalibrationLoops;
+import io.hbaseqos.operator.qos.ProtectionLoops;
 import io.hbaseqos.operator.cluster.ClusterConnections;
 import io.hbaseqos.operator.ownership.Ownership;
 import io.hbaseqos.operator.ownership.RetainedSubjects;
@@ -116,6 +117,11 @@ public class OperatorBeans {
   @Produces
   RetainedSubjects retained(OperatorCore core) {
     return core.retained;
+  }
+
+  @Produces
+  ProtectionLoops protectionLoops(OperatorCore core) {
+    return core.protection;
   }
 
   @Produces

@@ -2,6 +2,7 @@ package io.hbaseqos.operator.app;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hbaseqos.operator.calibration.CalibrationLoops;
+import io.hbaseqos.operator.qos.ProtectionLoops;
 import io.hbaseqos.operator.cluster.ClusterConnections;
 import io.hbaseqos.operator.hbase.BackendFactory;
 import io.hbaseqos.operator.metrics.OperatorMetrics;
@@ -30,6 +31,7 @@ public final class OperatorCore implements AutoCloseable {
   public final Triggers triggers;
   public final Resync resync;
   public final CalibrationLoops loops;
+  public final ProtectionLoops protection = new ProtectionLoops();
   private final EventRecorder events;
   private final OperatorMetrics metrics;
   private final Clock clock;
@@ -49,7 +51,8 @@ public final class OperatorCore implements AutoCloseable {
   }
 
   public TenantQuotaReconciler tenantQuotaReconciler() {
-    return new TenantQuotaReconciler(connections, ownership, sync, retained, triggers, events, metrics, clock, loops);
+    return new TenantQuotaReconciler(connections, ownership, sync, retained, triggers, events, metrics, clock, loops,
+        protection);
   }
 
   public HBaseClusterReconciler hbaseClusterReconciler() {

@@ -320,6 +320,19 @@ public class ClusterState {
     return infoServers().userCounters(i.infoServers(), user, ops, notBefore);
   }
 
+  /** Every user's metrics on every live RegionServer, read now (one request per server). */
+  public Map<String, Map<String, Double>> allUserMetrics() throws IOException {
+    ClusterInfo i = info;
+    if (i == null) {
+      try {
+        i = describe();
+      } catch (IOException e) {
+        throw new MetricsUnavailableException("the live RegionServers are not known yet: " + Errors.rootMessage(e));
+      }
+    }
+    return infoServers().allUsers(i.infoServers());
+  }
+
   /**
    * Reads the quota properties of the live RegionServers from their info servers (HTTP, outside the
    * HBase call pool), and keeps them for {@link #serverSettings()}.

@@ -115,14 +115,82 @@ final class RegionServerMetrics {
     return new CounterReading(r.at(), out, sampled);
   }
 
+  /**
+   * Every user's metrics on every server, read now, in one request per server: a read of
+   * {@code /prometheus} resets every latency histogram of the server (HBase snapshots and resets
+   * them on each sample), so a period's latencies and counters come from the same read.
+   *
+   * @return per server its users' metrics by Prometheus name
+   * @throws MetricsUnavailableException naming the first server that could not be read
+   */
+  Map<String, Map<String, Double>> allUsers(Map<String, Map.Entry<String, Integer>> servers) throws IOException {
+    Map<String, CompletableFuture<Sample>> reads = new LinkedHashMap<>();
+    servers.forEach((name, hostPort) -> reads.put(name,
+        CompletableFuture.supplyAsync(() -> fetch(hostPort.getKey(), hostPort.getValue(), null), pool)));
+    Map<String, Map<String, Double>> out = new LinkedHashMap<>();
+    for (var e : reads.entrySet()) {
+      Sample s = e.getValue().join();
+      if (s.problem() != null) {
+        throw new MetricsUnavailableException("RegionServer " + e.getKey() + ": " + s.problem());
+      }
+      if (!s.sampled()) {
+        throw new MetricsUnavailableException("RegionServer " + e.getKey() + " does not serve /prometheus: its /jmx "
+            + "histograms are reset by whoever reads them and cannot be judged per period");
+      }
+      out.put(e.getKey(), s.values());
+    }
+    return out;
+  }
+
+  /** The exported quantiles of HBase's histograms, and the name of each. */
+  private static final double[] QUANTILES = {25, 50, 75, 90, 95, 98, 99, 99.9, 100};
+  private static final String[] QUANTILE_NAMES = {"25th_percentile", "median", "75th_percentile", "90th_percentile",
+      "95th_percentile", "98th_percentile", "99th_percentile", "99.9th_percentile", "max"};
+
+  /** The exported statistic that serves a percentile: the next one at or above it. Pure. */
+  static String quantileName(double percentile) {
+    for (int i = 0; i < QUANTILES.length; i++) {
+      if (percentile <= QUANTILES[i] + 1e-9) {
+        return QUANTILE_NAMES[i];
+      }
+    }
+    return "max";
+  }
+
+  /**
+   * A user's latency statistic over the servers' last sample, in milliseconds: the highest over
+   * servers and operations whose histogram had operations (a server a tenant barely uses still
+   * counts: its slowest server is what it sees). 0 when no server had any. Pure.
+   *
+   * @param stat a histogram statistic name ({@code mean}, {@code 99th_percentile}, {@code max}, ...)
+   */
+  static double userLatency(Map<String, Map<String, Double>> servers, String user, Set<String> ops, String stat) {
+    String u = sanitize(user);
+    double worst = 0;
+    for (Map<String, Double> values : servers.values()) {
+      for (String op : ops) {
+        Double v = values.get(prometheusName("Users", "User_" + u + "_metric_" + op + "_" + stat));
+        if (v != null && v > worst) {
+          worst = v;
+        }
+      }
+    }
+    return worst;
+  }
+
+  /** Whether any server has per-user metrics at all (else they are switched off). Pure. */
+  static boolean anyUserMetrics(Map<String, Map<String, Double>> servers) {
+    return servers.values().stream().anyMatch(v -> v.keySet().stream().anyMatch(k -> k.startsWith("users_")));
+  }
+
   private Sample fetch(String host, int port, String user) {
     if (port <= 0) {
       return Sample.failed("its info server is disabled (hbase.regionserver.info.port=-1)");
     }
     try {
       // one query gets both families: users_user_<u>_metric_* and server_rpc_throttling_..._user_<u>_table_*
-      HttpResponse<String> resp = http.get(host, port, "/prometheus?qry=" + URLEncoder.encode(userMarker(user),
-          StandardCharsets.UTF_8), TIMEOUT);
+      HttpResponse<String> resp = http.get(host, port, "/prometheus?qry=" + URLEncoder.encode(
+          user == null ? "_user_" : userMarker(user), StandardCharsets.UTF_8), TIMEOUT);
       if (resp.statusCode() == 404) {
         return fromJmx(host, port);
       }
@@ -130,7 +198,7 @@ final class RegionServerMetrics {
         return Sample.failed("/prometheus answered HTTP " + resp.statusCode());
       }
       Map<String, Double> values = parsePrometheus(resp.body());
-      if (values.keySet().stream().noneMatch(k -> k.startsWith("users_"))) {
+      if (user != null && values.keySet().stream().noneMatch(k -> k.startsWith("users_"))) {
         // the user has no per-user metrics yet: idle, or per-user metrics are off
         HttpResponse<String> users = http.get(host, port, "/prometheus?qry=users_num_users", TIMEOUT);
         if (users.statusCode() == 200 && parsePrometheus(users.body()).isEmpty()) {

@@ -191,6 +191,7 @@ public class OperatorMetrics {
     tenantLimits(namespace, name, Map.of());
     forgetCalibration(namespace, name);
     forgetSpace(namespace, name);
+    forgetProtection(namespace, name);
   }
 
   /**
@@ -312,6 +313,42 @@ public class OperatorMetrics {
   }
 
   /** Registers (or finds, Micrometer keeps one per id) the gauge of one throttle of one tenant; key is type/scope. */
+  private final TenantGauges protections = new TenantGauges(4, this::protectionGauges);
+
+  /**
+   * A QoS tenant's standing: its worst objective's last reading over its bound (NaN: not protected or
+   * unknown), whether it is out of capacity, and, if sheddable, its limit and whether it is held down.
+   */
+  public void protection(String namespace, String name, double latencyOverBound, boolean outOfCapacity,
+      double shedLimit, boolean shed) {
+    protections.set(namespace, name, v -> {
+      v[0] = latencyOverBound;
+      v[1] = outOfCapacity ? 1 : 0;
+      v[2] = shedLimit;
+      v[3] = shed ? 1 : 0;
+    });
+  }
+
+  public void forgetProtection(String namespace, String name) {
+    protections.forget(namespace, name);
+  }
+
+  private List<Gauge> protectionGauges(String namespace, String name, double[] v) {
+    return List.of(
+        Gauge.builder("hbaseqos.tenant.latency.objective.ratio", v, a -> a[0])
+            .description("A protected tenant's worst latency reading over its objective's bound (above 1: missed)")
+            .tags("namespace", namespace, "tenantquota", name).register(registry),
+        Gauge.builder("hbaseqos.tenant.latency.out.of.capacity", v, a -> a[1])
+            .description("1 while an objective is missed with every sheddable tenant below at its floor")
+            .tags("namespace", namespace, "tenantquota", name).register(registry),
+        Gauge.builder("hbaseqos.tenant.shed.limit", v, a -> a[2])
+            .description("A sheddable tenant's limit (req/sec) set by latency protection")
+            .tags("namespace", namespace, "tenantquota", name).register(registry),
+        Gauge.builder("hbaseqos.tenant.shed", v, a -> a[3])
+            .description("1 while a sheddable tenant is held below its ceiling").tags("namespace", namespace,
+                "tenantquota", name).register(registry));
+  }
+
   private Gauge tenantGauge(String namespace, String name, String key, AtomicReference<Double> value) {
     String[] typeScope = key.split("/");
     return Gauge.builder("hbaseqos.tenant.limit", value, AtomicReference::get)

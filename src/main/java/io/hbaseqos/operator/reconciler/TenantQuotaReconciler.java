@@ -19,6 +19,7 @@ import io.hbaseqos.operator.metrics.OperatorMetrics;
 import io.hbaseqos.operator.metrics.PrometheusClient;
 import io.hbaseqos.operator.ownership.Ownership;
 import io.hbaseqos.operator.ownership.RetainedSubjects;
+import io.hbaseqos.operator.qos.ProtectionLoops;
 import io.hbaseqos.operator.quota.HBaseVersion;
 import io.hbaseqos.operator.quota.Limit;
 import io.hbaseqos.operator.quota.LimitSyntax;
@@ -79,11 +80,12 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
   private final Clock clock;
   private final CalibrationLoops loops;
   private final PrometheusClient prometheus = new PrometheusClient();
+  private final Protection protection;
 
   @Inject
   public TenantQuotaReconciler(ClusterConnections connections, Ownership ownership, QuotaSync sync,
       RetainedSubjects retained, Triggers triggers, EventRecorder events, OperatorMetrics metrics, Clock clock,
-      CalibrationLoops loops) {
+      CalibrationLoops loops, ProtectionLoops protectionLoops) {
     this.connections = connections;
     this.ownership = ownership;
     this.sync = sync;
@@ -93,6 +95,7 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
     this.metrics = metrics;
     this.clock = clock;
     this.loops = loops;
+    this.protection = new Protection(protectionLoops, ownership, triggers, events, metrics, prometheus);
   }
 
   @Override
@@ -197,7 +200,15 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
         p.ready(false, "UnsupportedByHBase", unsupported);
         return;
       }
-      desired = calibrate(p, desired, cluster);
+      Protection.Outcome shed = protect(p, cluster);
+      desired = calibrate(p, desired, cluster, shed);
+      if (shed != null && shed.limit() != null) {
+        // protection wins over calibration: the lower of the two limits is the one HBase holds
+        Limit cal = desired.throttles().get(shed.kind());
+        long limit = cal == null ? shed.limit() : Math.min(shed.limit(), Math.round(cal.perSecond()));
+        desired = desired.with(shed.kind(), new Limit(limit, TimeUnit.SECONDS,
+            p.tq.getSpec().getScope() == TenantQuotaSpec.Scope.CLUSTER ? Limit.Scope.CLUSTER : Limit.Scope.MACHINE));
+      }
       apply(p, cluster, desired);
     } catch (ClusterUnavailableException e) {
       transition(p, "HBaseUnavailable", e.getMessage() + ": " + cluster.lastErrorDetail());
@@ -237,8 +248,24 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
     return false;
   }
 
+  /** This tenant's part in its cluster's latency protection (null: it has no spec.qos). */
+  private Protection.Outcome protect(Pass p, ClusterState cluster) {
+    if (p.tq.getSpec().getQos() == null) {
+      if (p.old.getQos() != null) {
+        p.st.setQos(null);
+        Conditions.remove(p.st, Conditions.LATENCY_MET);
+        Conditions.remove(p.st, Conditions.SHED);
+        protection.forget(p.tq);
+      }
+      return null;
+    }
+    Protection.Outcome out = protection.reconcile(p.tq, p.old, p.st, p.gen, p.now, cluster);
+    p.retryWithin(out.retry().plusMillis(50));
+    return out;
+  }
+
   /** The desired settings with the calibrated limit, and the calibration's status. */
-  private SubjectQuota calibrate(Pass p, SubjectQuota desired, ClusterState cluster) {
+  private SubjectQuota calibrate(Pass p, SubjectQuota desired, ClusterState cluster, Protection.Outcome shed) {
     TenantQuotaSpec spec = p.tq.getSpec();
     if (spec.getCalibration() == null) {
       if (p.old.getCalibration() != null) {
@@ -250,6 +277,14 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
       return desired;
     }
     CalibrationPlan plan = CalibrationPlan.of(spec);
+    if (shed != null && shed.shed()) {
+      // held down for a tenant of higher priority: the loop waits (a limit it does not set would wind it up)
+      long inForce = plan.limitInForce(desired, p.old.getCalibration());
+      Conditions.set(p.st, Conditions.CALIBRATED, false, "HeldByProtection", "latency protection holds the limit at "
+          + shed.limit() + " req/sec for " + String.join(", ", p.st.getQos().getHeldBy() == null ? List.of()
+          : p.st.getQos().getHeldBy()) + "; calibration resumes when it is released", p.gen, p.now);
+      return plan.apply(desired, inForce);
+    }
     CalibrationLoops.Outcome out = loops.step(p.tq.getMetadata().getUid(),
         Serialization.asJson(spec.getCalibration()) + "/" + plan.scope(), plan,
         plan.limitInForce(desired, p.old.getCalibration()),
@@ -427,6 +462,7 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
           .filter(o -> !o.getMetadata().getUid().equals(tq.getMetadata().getUid())).forEach(triggers::reconcileTenant);
     }
     loops.forget(tq.getMetadata().getUid());
+    protection.forget(tq);
     metrics.forgetTenant(tq.getMetadata().getNamespace(), tq.getMetadata().getName());
     return DeleteControl.defaultDelete();
   }

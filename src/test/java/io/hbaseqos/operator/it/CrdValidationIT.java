@@ -169,6 +169,47 @@ class CrdValidationIT {
   }
 
   @Test
+  void aProtectedAndASheddableTenantAreAcceptedAndDefaulted() {
+    GenericKubernetesResource u = create(tenant("qos-u", "{user: u}", "[]",
+        "qos: {priority: 100, latencyObjectives: [{boundMillis: 5}]}"));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> o = ((List<Map<String, Object>>) ((Map<String, Object>) ((Map<String, Object>) u
+        .getAdditionalProperties().get("spec")).get("qos")).get("latencyObjectives")).get(0);
+    assertThat(o).containsEntry("operations", "reads").containsEntry("statistic", "Percentile")
+        .containsEntry("percentile", 99).containsEntry("window", "30s").containsEntry("source", "HBase");
+    create(tenant("qos-t", "{user: t}", "[{type: WRITE_NUMBER, limit: 100req/sec}]",
+        "qos: {priority: 1, sheddable: {floor: 100, ceiling: 20000}}"));
+    create(tenant("qos-both", "{user: b}", "[]", "qos: {priority: 50, latencyObjectives: [{boundMillis: 20, "
+        + "statistic: Mean}, {boundMillis: 50, percentile: 99.9}], sheddable: {operations: reads, floor: 1, "
+        + "ceiling: 1}}\n  calibration: {targetOpsPerSecond: 10, operations: reads}"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "zero bound | {user: a} | 'qos: {priority: 9, latencyObjectives: [{boundMillis: 0}]}' | latency objective boundMillis must be above 0 ms",
+      "negative bound | {user: a} | 'qos: {priority: 9, latencyObjectives: [{boundMillis: -5}]}' | latency objective boundMillis must be above 0 ms",
+      "percentile above 100 | {user: a} | 'qos: {priority: 9, latencyObjectives: [{boundMillis: 5, percentile: 100.5}]}' | percentile must be above 0 and at most 100",
+      "percentile 0 | {user: a} | 'qos: {priority: 9, latencyObjectives: [{boundMillis: 5, percentile: 0}]}' | percentile must be above 0 and at most 100",
+      "negative percentile | {user: a} | 'qos: {priority: 9, latencyObjectives: [{boundMillis: 5, percentile: -1}]}' | percentile must be above 0 and at most 100",
+      "floor above ceiling | {user: a} | 'qos: {priority: 1, sheddable: {floor: 500, ceiling: 100}}' | sheddable.floor must not exceed sheddable.ceiling",
+      "priority a word | {user: a} | 'qos: {priority: high, sheddable: {floor: 1, ceiling: 100}}' | spec.qos.priority",
+      "priority a fraction | {user: a} | 'qos: {priority: 1.5, sheddable: {floor: 1, ceiling: 100}}' | spec.qos.priority",
+      "negative priority | {user: a} | 'qos: {priority: -1, sheddable: {floor: 1, ceiling: 100}}' | should be greater than or equal to 0",
+      "no priority | {user: a} | 'qos: {sheddable: {floor: 1, ceiling: 100}}' | spec.qos.priority: Required value",
+      "neither role | {user: a} | 'qos: {priority: 3}' | qos needs latencyObjectives",
+      "window under 10s | {user: a} | 'qos: {priority: 9, latencyObjectives: [{boundMillis: 5, window: 5s}]}' | window must be at least 10s",
+      "HBase latency of a table | {table: t} | 'qos: {priority: 9, latencyObjectives: [{boundMillis: 5}]}' | a latency objective read from HBase needs a user subject",
+      "same objective twice | {user: a} | 'qos: {priority: 9, latencyObjectives: [{boundMillis: 5}, {boundMillis: 7}]}' | each latency objective (operations and statistic) may appear only once",
+      "sheddable throttle also static | {user: a} | 'qos: {priority: 1, sheddable: {floor: 1, ceiling: 100}}' | set qos.sheddable.ceiling instead",
+      "calibration on another throttle | {user: a} | 'qos: {priority: 1, sheddable: {floor: 1, ceiling: 100}}\n  calibration: {targetOpsPerSecond: 10, operations: reads}' | calibration and qos.sheddable must move the same throttle",
+  })
+  void invalidQosIsRejected(String what, String subject, String qos, String message) {
+    String name = "badqos-" + Integer.toHexString(what.hashCode());
+    String throttles = what.equals("sheddable throttle also static") ? "[{type: REQUEST_NUMBER, limit: 5req/sec}]" : "[]";
+    assertRefused(name, tenant(name, subject, throttles, qos.replace("\\n", "\n")), message);
+  }
+
+  @Test
   void throttlesOnSystemNamespacesAreAcceptedForTheOperatorToCheckAgainstTheHBaseVersion() {
     create(tenant("sys-ns", "{namespace: hbase}", "[{type: REQUEST_NUMBER, limit: 5req/sec}]", null));
     create(tenant("sys-backup", "{table: 'backup:system'}", "[{type: READ_SIZE, limit: 10M/sec}]", null));

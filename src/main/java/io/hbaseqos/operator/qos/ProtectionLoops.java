@@ -1,0 +1,156 @@
+package io.hbaseqos.operator.qos;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * One latency-protection loop per HBase cluster: whichever of the cluster's QoS tenants reconciles
+ * first after a period has passed reads the latencies and uses, steps {@link ProtectionLaw} and
+ * keeps the plan; the others read the same plan until the next period. A restarted operator
+ * resumes the limits (and the roofs) from the sheddable tenants' status.
+ */
+public final class ProtectionLoops {
+  /** How many periods an objective's attainment is reported over. */
+  public static final int ATTAINMENT_PERIODS = 20;
+
+  /** A QoS tenant of the cluster, as its spec and last status say. */
+  public record Member(String id, int priority, List<Goal> objectives, Range sheddable, Long statusLimit,
+      Long statusRoof) {}
+
+  public record Goal(String name, double boundMillis) {}
+
+  public record Range(long floor, long ceiling) {}
+
+  /** What one period measured of one objective: milliseconds, 0 for no operation, or a problem. */
+  public record Reading(double millis, String problem) {
+    public static Reading failed(String problem) {
+      return new Reading(Double.NaN, problem);
+    }
+  }
+
+  /** Reads a period's latencies and uses. Every objective is read before any use (reading may reset them). */
+  public interface Source {
+    /** Per member id, the readings of its objectives in order. */
+    Map<String, List<Reading>> latencies(List<Member> protecteds);
+
+    /** Per sheddable member id, what it used in the last period in its limit's units (NaN: unknown). */
+    Map<String, Double> uses(List<Member> sheddables);
+  }
+
+  /** An objective's last reading and how often it was met. */
+  public record Attainment(Goal goal, Reading last, ProtectionLaw.Verdict verdict, int met, int judged) {}
+
+  /**
+   * The cluster's plan after its last step.
+   *
+   * @param stepped this call stepped the law (else the plan is the last one)
+   * @param changed a sheddable limit moved in this step
+   */
+  public record Plan(Instant at, Instant next, ProtectionLaw.Decision decision,
+      Map<String, List<Attainment>> attainments, boolean stepped, boolean changed) {
+    public Duration until(Instant now) {
+      Duration d = Duration.between(now, next);
+      return d.isNegative() ? Duration.ZERO : d;
+    }
+  }
+
+  private static final class Loop {
+    final ProtectionLaw.Memory memory = new ProtectionLaw.Memory();
+    final Map<String, Long> limits = new HashMap<>();
+    final Map<String, Long> roofs = new HashMap<>();
+    final Map<String, Deque<Boolean>> history = new HashMap<>();
+    String shape;
+    Plan plan;
+  }
+
+  private final Map<String, Loop> loops = new ConcurrentHashMap<>();
+
+  /**
+   * The cluster's plan: stepped when the period has passed since the last step (or the members
+   * changed), else the last one.
+   */
+  public Plan plan(String cluster, List<Member> members, Duration period, Source source, Instant now) {
+    Loop loop = loops.computeIfAbsent(cluster, k -> new Loop());
+    synchronized (loop) {
+      String shape = members.toString().replaceAll("statusLimit=[^,]*, statusRoof=[^)]*", "");
+      if (loop.plan != null && Objects.equals(shape, loop.shape) && now.isBefore(loop.plan.next())) {
+        Plan p = loop.plan;
+        return new Plan(p.at(), p.next(), p.decision(), p.attainments(), false, false);
+      }
+      loop.shape = shape;
+      List<Member> protecteds = members.stream().filter(m -> !m.objectives().isEmpty()).toList();
+      List<Member> sheddables = members.stream().filter(m -> m.sheddable() != null).toList();
+      Map<String, List<Reading>> lat = protecteds.isEmpty() ? Map.of() : source.latencies(protecteds);
+      Map<String, Double> used = sheddables.isEmpty() ? Map.of() : source.uses(sheddables);
+      List<ProtectionLaw.Protected> ps = new ArrayList<>();
+      Map<String, List<Attainment>> attainments = new LinkedHashMap<>();
+      for (Member m : protecteds) {
+        List<Reading> rs = lat.getOrDefault(m.id(), List.of());
+        List<ProtectionLaw.Objective> os = new ArrayList<>();
+        List<Attainment> as = new ArrayList<>();
+        for (int i = 0; i < m.objectives().size(); i++) {
+          Goal g = m.objectives().get(i);
+          Reading r = i < rs.size() ? rs.get(i) : Reading.failed("not read");
+          ProtectionLaw.Objective o = new ProtectionLaw.Objective(g.name(), g.boundMillis(), r.millis(), r.problem());
+          os.add(o);
+          ProtectionLaw.Verdict v = o.verdict();
+          Deque<Boolean> h = loop.history.computeIfAbsent(m.id() + "/" + g.name(), k -> new ArrayDeque<>());
+          if (v != ProtectionLaw.Verdict.UNKNOWN) {
+            h.addLast(v != ProtectionLaw.Verdict.VIOLATED);
+            while (h.size() > ATTAINMENT_PERIODS) {
+              h.removeFirst();
+            }
+          }
+          as.add(new Attainment(g, r, v, (int) h.stream().filter(b -> b).count(), h.size()));
+        }
+        ps.add(new ProtectionLaw.Protected(m.id(), m.priority(), os));
+        attainments.put(m.id(), as);
+      }
+      List<ProtectionLaw.Sheddable> ss = new ArrayList<>();
+      for (Member m : sheddables) {
+        long limit = loop.limits.computeIfAbsent(m.id(), k -> m.statusLimit() != null ? m.statusLimit()
+            : m.sheddable().ceiling());
+        long roof = loop.roofs.computeIfAbsent(m.id(), k -> m.statusRoof() != null ? m.statusRoof() : 0L);
+        ss.add(new ProtectionLaw.Sheddable(m.id(), m.priority(), m.sheddable().floor(), m.sheddable().ceiling(), limit,
+            used.getOrDefault(m.id(), Double.NaN), roof));
+      }
+      ProtectionLaw.Decision d = ProtectionLaw.step(ps, ss, loop.memory);
+      boolean changed = false;
+      for (ProtectionLaw.Sheddable s : ss) {
+        ProtectionLaw.Cap c = d.caps().get(s.id());
+        changed |= c.limit() != s.limit();
+        loop.limits.put(s.id(), c.limit());
+        loop.roofs.put(s.id(), c.roof());
+      }
+      loop.plan = new Plan(now, now.plus(period), d, attainments, true, changed);
+      return loop.plan;
+    }
+  }
+
+  /** The member's limit in this cluster's loop, if it has one. */
+  public Long limitOf(String cluster, String id) {
+    Loop loop = loops.get(cluster);
+    return loop == null ? null : loop.limits.get(id);
+  }
+
+  /** A tenant left the cluster's protection (deleted, or qos taken out): it no longer counts. */
+  public void forget(String id) {
+    for (Loop loop : loops.values()) {
+      synchronized (loop) {
+        loop.limits.remove(id);
+        loop.roofs.remove(id);
+        loop.history.keySet().removeIf(k -> k.startsWith(id + "/"));
+        loop.shape = null; // the next call steps with the members as they are
+      }
+    }
+  }
+}

@@ -1,0 +1,211 @@
+package io.hbaseqos.operator.qos.sim;
+
+import io.hbaseqos.operator.qos.ProtectionLaw;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * {@code bin/qos-sim}: the latency protection law against a seeded contention plant, on virtual
+ * time. A protected tenant U with a steady demand shares a server of capacity C with a batch
+ * tenant T whose ops follow its limit ({@code y_T = min(D_T, k L)}); U's p99 grows with the
+ * server's utilisation ρ: {@code mm1} is {@code p0 / (1 - ρ)}, {@code knee} is flat then steep
+ * ({@code p0 (1 + (ρ/0.85)^12)}), each with lognormal noise; a limit takes effect one period after
+ * it is written with probability {@code --lag}. The oracle is the highest static limit of T under
+ * which U meets its objective in at least 90% of periods (swept on the same seeds).
+ *
+ * <p>Prints one JSON line per run: settle period, share of periods in violation (after settling
+ * and in all), T's throughput against the oracle's, and the number of limit changes after settling.
+ * {@code --plant mm1|knee --capacity C --demand-u D --demand-t D --p0 MS --factor F --noise S
+ * --k K --lag P --periods N --seeds N [--seed N] [--drop-at N] [--trace]}.
+ */
+public final class ProtectionSim {
+  private ProtectionSim() {}
+
+  public record Plant(String shape, double capacity, double demandU, double demandT, double p0, double noise,
+      double k, double lag, int dropAt) {
+    double p99(double rho) {
+      rho = Math.min(0.995, rho);
+      return shape.equals("knee") ? p0 * (1 + Math.pow(rho / 0.85, 12)) : p0 / (1 - rho);
+    }
+
+    double demandT(int period) {
+      return dropAt > 0 && period >= dropAt ? demandT / 3 : demandT;
+    }
+
+    /** T's ops and U's p99 (noiseless) at T's limit. */
+    double[] at(double limit, int period) {
+      double yT = Math.min(demandT(period), k * limit);
+      double yU = Math.min(demandU, Math.max(0, capacity - yT));
+      return new double[] {yT, p99((yT + yU) / capacity)};
+    }
+  }
+
+  public record Result(int settle, double violatedAfter, double violatedAll, double tOps, double oracleOps,
+      double oracleLimit, int changesAfter, long finalLimit) {
+    public double share() {
+      return oracleOps == 0 ? Double.NaN : tOps / oracleOps;
+    }
+  }
+
+  /** One run of the law; the objective is {@code factor} x p0. */
+  public static Result run(Plant plant, double factor, long floor, long ceiling, int periods, long seed,
+      boolean trace) {
+    double bound = factor * plant.p0();
+    double oracle = oracleLimit(plant, bound, floor, ceiling, periods, seed);
+    Random rnd = new Random(seed);
+    ProtectionLaw.Memory memory = new ProtectionLaw.Memory();
+    long limit = ceiling;
+    long inForce = ceiling;
+    long squeezedAt = 0;
+    double[] tOps = new double[periods];
+    boolean[] violated = new boolean[periods];
+    long[] limits = new long[periods];
+    for (int p = 0; p < periods; p++) {
+      double[] y = plant.at(inForce, p);
+      double p99 = y[1] * Math.exp(plant.noise() * rnd.nextGaussian());
+      tOps[p] = y[0];
+      violated[p] = p99 > bound;
+      ProtectionLaw.Decision d = ProtectionLaw.step(
+          List.of(new ProtectionLaw.Protected("u", 100, List.of(new ProtectionLaw.Objective("reads p99", bound, p99,
+              null)))),
+          List.of(new ProtectionLaw.Sheddable("t", 1, floor, ceiling, limit, y[0] / plant.k(), squeezedAt)), memory);
+      ProtectionLaw.Cap c = d.caps().get("t");
+      if (trace) {
+        System.out.printf(Locale.ROOT, "period %d: limit %d, T %.0f ops/s, U p99 %.2f ms (bound %.2f) -> %s%n", p,
+            inForce, y[0], p99, bound, c.reason());
+      }
+      limit = c.limit();
+      squeezedAt = c.roof();
+      limits[p] = limit;
+      inForce = rnd.nextDouble() < plant.lag() ? inForce : limit;
+    }
+    int settle = settle(limits, violated);
+    int after = 0;
+    double sumT = 0;
+    int changes = 0;
+    for (int p = settle; p < periods; p++) {
+      after += violated[p] ? 1 : 0;
+      sumT += tOps[p];
+      if (p > settle && limits[p] != limits[p - 1]) {
+        changes++;
+      }
+    }
+    int all = 0;
+    for (boolean v : violated) {
+      all += v ? 1 : 0;
+    }
+    int n = Math.max(1, periods - settle);
+    double oracleOps = meanOps(plant, oracle, periods);
+    return new Result(settle, (double) after / n, (double) all / periods, sumT / n, oracleOps, oracle, changes,
+        limit);
+  }
+
+  /**
+   * The first period from which U meets its objective in at least 90% of the periods left and the
+   * limit is within a factor 1.25 of where it ends (median of the last third) in at least 90% of
+   * them (a probe that is taken back does not unsettle it).
+   */
+  static int settle(long[] limits, boolean[] violated) {
+    int n = limits.length;
+    long[] tail = Arrays.copyOfRange(limits, n - n / 3, n);
+    Arrays.sort(tail);
+    double end = tail[tail.length / 2];
+    for (int s = 0; s < n; s++) {
+      int away = 0;
+      int bad = 0;
+      for (int p = s; p < n; p++) {
+        away += limits[p] <= end * 1.25 && limits[p] >= end / 1.25 ? 0 : 1;
+        bad += violated[p] ? 1 : 0;
+      }
+      if (away <= 0.1 * (n - s) && bad <= 0.1 * (n - s)) {
+        return s;
+      }
+    }
+    return n;
+  }
+
+  /** The highest static limit under which U meets the objective in at least 90% of periods, same noise. */
+  static double oracleLimit(Plant plant, double bound, long floor, long ceiling, int periods, long seed) {
+    double best = floor;
+    for (double l = floor; l <= ceiling; l *= 1.02) {
+      Random rnd = new Random(seed);
+      int ok = 0;
+      for (int p = 0; p < periods; p++) {
+        ok += plant.at(l, p)[1] * Math.exp(plant.noise() * rnd.nextGaussian()) <= bound ? 1 : 0;
+      }
+      if (ok >= 0.9 * periods) {
+        best = l;
+      }
+    }
+    return best;
+  }
+
+  static double meanOps(Plant plant, double limit, int periods) {
+    double s = 0;
+    for (int p = 0; p < periods; p++) {
+      s += plant.at(limit, p)[0];
+    }
+    return s / periods;
+  }
+
+  public static void main(String[] args) {
+    Map<String, String> o = new HashMap<>();
+    for (int i = 0; i < args.length; i++) {
+      String k = args[i].replaceFirst("^--", "");
+      if (k.equals("trace")) {
+        o.put(k, "true");
+      } else if (i + 1 < args.length) {
+        o.put(k, args[++i]);
+      }
+    }
+    Plant plant = new Plant(o.getOrDefault("plant", "mm1"), d(o, "capacity", 7300), d(o, "demand-u", 1500),
+        d(o, "demand-t", 6000), d(o, "p0", 0.8), d(o, "noise", 0.1), d(o, "k", 1), d(o, "lag", 0.3),
+        (int) d(o, "drop-at", 0));
+    int seeds = (int) d(o, "seeds", 30);
+    long seed0 = (long) d(o, "seed", 1);
+    int periods = (int) d(o, "periods", 60);
+    double factor = d(o, "factor", 3);
+    long floor = (long) d(o, "floor", 100);
+    long ceiling = (long) d(o, "ceiling", 100_000);
+    List<Result> runs = new ArrayList<>();
+    for (long s = seed0; s < seed0 + seeds; s++) {
+      runs.add(run(plant, factor, floor, ceiling, periods, s, o.containsKey("trace")));
+    }
+    double[] settle = runs.stream().mapToDouble(Result::settle).sorted().toArray();
+    double[] viol = runs.stream().mapToDouble(Result::violatedAfter).sorted().toArray();
+    double[] share = runs.stream().mapToDouble(Result::share).sorted().toArray();
+    double[] changes = runs.stream().mapToDouble(Result::changesAfter).sorted().toArray();
+    long goals = runs.stream().filter(Goals::met).count();
+    System.out.printf(Locale.ROOT, "{\"plant\":\"%s\",\"seeds\":%d,\"periods\":%d,\"settle_median\":%.0f,"
+        + "\"settle_p95\":%.0f,\"violated_after_settle_median\":%.3f,\"violated_after_settle_p95\":%.3f,"
+        + "\"violated_all_median\":%.3f,\"t_share_of_oracle_median\":%.3f,\"t_share_of_oracle_min\":%.3f,"
+        + "\"changes_after_settle_median\":%.0f,\"goals_met\":%.3f}%n", plant.shape(), seeds, periods, q(settle, 0.5),
+        q(settle, 0.95), q(viol, 0.5), q(viol, 0.95),
+        q(runs.stream().mapToDouble(Result::violatedAll).sorted().toArray(), 0.5), q(share, 0.5), share[0],
+        q(changes, 0.5), (double) goals / runs.size());
+  }
+
+  /** The goals for one run: settled within 10 periods, 90% of periods met after, T within 15% of the oracle. */
+  public static final class Goals {
+    public static final int SETTLE = 10;
+    public static final double VIOLATED = 0.10;
+    public static final double SHARE = 0.85;
+
+    public static boolean met(Result r) {
+      return r.settle() <= SETTLE && r.violatedAfter() <= VIOLATED && r.share() >= SHARE;
+    }
+  }
+
+  static double q(double[] sorted, double q) {
+    return sorted[Math.min(sorted.length - 1, (int) Math.floor(q * sorted.length))];
+  }
+
+  private static double d(Map<String, String> o, String k, double def) {
+    return o.containsKey(k) ? Double.parseDouble(o.get(k)) : def;
+  }
+}

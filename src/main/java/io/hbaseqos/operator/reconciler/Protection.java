@@ -1,0 +1,379 @@
+package io.hbaseqos.operator.reconciler;
+
+import io.hbaseqos.operator.api.CalibrationSpec;
+import io.hbaseqos.operator.api.Conditions;
+import io.hbaseqos.operator.api.QosSpec;
+import io.hbaseqos.operator.api.QosStatus;
+import io.hbaseqos.operator.api.TenantQuota;
+import io.hbaseqos.operator.api.TenantQuotaSpec;
+import io.hbaseqos.operator.api.TenantQuotaStatus;
+import io.hbaseqos.operator.cluster.ClusterState;
+import io.hbaseqos.operator.cluster.Errors;
+import io.hbaseqos.operator.hbase.InfoServers;
+import io.hbaseqos.operator.hbase.UserOperations;
+import io.hbaseqos.operator.metrics.OperatorMetrics;
+import io.hbaseqos.operator.metrics.PrometheusClient;
+import io.hbaseqos.operator.ownership.Ownership;
+import io.hbaseqos.operator.qos.ProtectionLaw;
+import io.hbaseqos.operator.qos.ProtectionLoops;
+import io.hbaseqos.operator.quota.Durations;
+import io.hbaseqos.operator.quota.ThrottleKind;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A TenantQuota's part in its cluster's latency protection: builds the members from the cluster's
+ * QoS tenants, reads their latencies and uses from the RegionServers (or Prometheus), asks the
+ * cluster's {@link ProtectionLoops} for the plan, and reports this tenant's share of it in status,
+ * conditions, events and metrics.
+ */
+final class Protection {
+  private final ProtectionLoops loops;
+  private final Ownership ownership;
+  private final Triggers triggers;
+  private final EventRecorder events;
+  private final OperatorMetrics metrics;
+  private final PrometheusClient prometheus;
+  /** Per sheddable tenant: the per-server counters of its last period (a use is a rate). */
+  private final Map<String, Previous> previous = new ConcurrentHashMap<>();
+
+  private record Previous(Instant at, Map<String, Long> ops) {}
+
+  /** This tenant's limit from protection (null: not sheddable), and whether it is held below its ceiling. */
+  record Outcome(Long limit, boolean shed, ThrottleKind kind, Duration retry) {}
+
+  Protection(ProtectionLoops loops, Ownership ownership, Triggers triggers, EventRecorder events,
+      OperatorMetrics metrics, PrometheusClient prometheus) {
+    this.loops = loops;
+    this.ownership = ownership;
+    this.triggers = triggers;
+    this.events = events;
+    this.metrics = metrics;
+    this.prometheus = prometheus;
+  }
+
+  static String id(TenantQuota tq) {
+    return tq.getMetadata().getNamespace() + "/" + tq.getMetadata().getName();
+  }
+
+  static ThrottleKind kind(QosSpec.SheddableSpec s) {
+    return switch (s.getOperations() == null ? CalibrationSpec.Operations.all : s.getOperations()) {
+      case reads -> ThrottleKind.READ_NUMBER;
+      case writes -> ThrottleKind.WRITE_NUMBER;
+      case all -> ThrottleKind.REQUEST_NUMBER;
+    };
+  }
+
+  /** The tenant left protection (qos taken out, or deleted). */
+  void forget(TenantQuota tq) {
+    loops.forget(id(tq));
+    previous.remove(id(tq));
+    metrics.forgetProtection(tq.getMetadata().getNamespace(), tq.getMetadata().getName());
+  }
+
+  Outcome reconcile(TenantQuota tq, TenantQuotaStatus old, TenantQuotaStatus st, Long gen, Instant now,
+      ClusterState cluster) {
+    QosSpec qos = tq.getSpec().getQos();
+    String clusterKey = Ownership.clusterKeyOf(tq);
+    List<TenantQuota> tenants = new ArrayList<>(ownership.tenantsOf(clusterKey).stream()
+        .filter(t -> t.getSpec() != null && t.getSpec().getQos() != null && t.getSpec().getQos().getPriority() != null
+            && t.getMetadata().getDeletionTimestamp() == null && ownership.owns(t)).toList());
+    if (tenants.stream().noneMatch(t -> t.getMetadata().getUid().equals(tq.getMetadata().getUid()))) {
+      tenants.add(tq); // the cache may not have this generation yet
+    } else {
+      tenants.replaceAll(t -> t.getMetadata().getUid().equals(tq.getMetadata().getUid()) ? tq : t);
+    }
+    Map<String, TenantQuota> byId = new LinkedHashMap<>();
+    List<ProtectionLoops.Member> members = new ArrayList<>();
+    Duration period = null;
+    for (TenantQuota t : tenants) {
+      QosSpec q = t.getSpec().getQos();
+      List<ProtectionLoops.Goal> goals = new ArrayList<>();
+      for (QosSpec.LatencyObjectiveSpec o : q.getLatencyObjectives() == null ? List.<QosSpec.LatencyObjectiveSpec>of()
+          : q.getLatencyObjectives()) {
+        goals.add(new ProtectionLoops.Goal(o.describe(), o.getBoundMillis()));
+        Duration w = Durations.parse(o.getWindow(), Duration.ofSeconds(30));
+        period = period == null || w.compareTo(period) < 0 ? w : period;
+      }
+      QosStatus s = t.getStatus() == null ? null : t.getStatus().getQos();
+      QosSpec.SheddableSpec sh = q.getSheddable();
+      members.add(new ProtectionLoops.Member(id(t), q.getPriority(), goals, sh == null ? null
+          : new ProtectionLoops.Range(sh.getFloor(), sh.getCeiling()),
+          s == null || sh == null || !kind(sh).name().equals(s.getThrottle()) ? null : s.getLimit(),
+          s == null ? null : s.getRoof()));
+      byId.put(id(t), t);
+    }
+    period = period == null ? Duration.ofSeconds(30) : period;
+    ProtectionLoops.Plan plan = loops.plan(clusterKey, members, period, new Readings(cluster, byId), now);
+    if (plan.changed()) {
+      // the other members' limits or standings moved: they apply and report it now, not at their next period
+      tenants.stream().filter(t -> !t.getMetadata().getUid().equals(tq.getMetadata().getUid()))
+          .forEach(triggers::reconcileTenant);
+    }
+    return report(tq, old, st, gen, now, plan);
+  }
+
+  private Outcome report(TenantQuota tq, TenantQuotaStatus old, TenantQuotaStatus st, Long gen, Instant now,
+      ProtectionLoops.Plan plan) {
+    String me = id(tq);
+    QosSpec qos = tq.getSpec().getQos();
+    QosStatus was = old.getQos();
+    QosStatus q = new QosStatus();
+    ProtectionLaw.Standing standing = plan.decision().standings().get(me);
+    double ratio = Double.NaN;
+    boolean outOfCapacity = false;
+    if (standing != null) {
+      List<QosStatus.Objective> objectives = new ArrayList<>();
+      List<ProtectionLoops.Attainment> as = plan.attainments().getOrDefault(me, List.of());
+      for (int i = 0; i < as.size(); i++) {
+        ProtectionLoops.Attainment a = as.get(i);
+        QosStatus.Objective o = new QosStatus.Objective();
+        o.setObjective(a.goal().name());
+        double ms = a.last().millis();
+        QosStatus.Objective before = was == null || was.getObjectives() == null || was.getObjectives().size() <= i
+            ? null : was.getObjectives().get(i);
+        // a reading that moved by less than a tenth of the bound (same verdict) is not rewritten
+        o.setVerdict(verdict(a.verdict()));
+        o.setObservedMillis(Double.isNaN(ms) ? null : Math.round(ms * 100) / 100.0);
+        if (before != null && Objects.equals(before.getVerdict(), o.getVerdict()) && before.getObservedMillis() != null
+            && o.getObservedMillis() != null
+            && Math.abs(before.getObservedMillis() - o.getObservedMillis()) < 0.1 * a.goal().boundMillis()) {
+          o.setObservedMillis(before.getObservedMillis());
+        }
+        o.setMetPeriods(a.met());
+        o.setJudgedPeriods(a.judged());
+        objectives.add(o);
+        if (!Double.isNaN(ms)) {
+          ratio = Double.isNaN(ratio) ? ms / a.goal().boundMillis() : Math.max(ratio, ms / a.goal().boundMillis());
+        }
+      }
+      q.setObjectives(objectives);
+      q.setHolding(standing.holding().isEmpty() ? null : standing.holding());
+      outOfCapacity = standing.outOfCapacity();
+      latencyCondition(tq, old, st, gen, now, standing, as);
+    } else {
+      Conditions.remove(st, Conditions.LATENCY_MET);
+    }
+    ProtectionLaw.Cap cap = plan.decision().caps().get(me);
+    Outcome out = new Outcome(null, false, null, plan.until(now));
+    if (cap != null && qos.getSheddable() != null) {
+      ThrottleKind kind = kind(qos.getSheddable());
+      boolean shed = cap.action() != ProtectionLaw.Action.FREE;
+      q.setThrottle(kind.name());
+      q.setLimit(cap.limit());
+      q.setState(state(cap.action()));
+      q.setHeldBy(cap.heldBy().isEmpty() ? null : cap.heldBy());
+      q.setRoof(cap.roof() > 0 ? cap.roof() : null);
+      // the reason's wording changes with counts; status keeps it only when the state or limit changes
+      boolean same = was != null && Objects.equals(was.getState(), q.getState())
+          && Objects.equals(was.getLimit(), q.getLimit()) && Objects.equals(was.getHeldBy(), q.getHeldBy());
+      q.setMessage(same ? was.getMessage() : cap.reason());
+      if (!same) {
+        if (cap.action() == ProtectionLaw.Action.SQUEEZED) {
+          events.warning(tq, "Squeezed", cap.reason());
+        } else if (shed != (was != null && was.getState() != null && !"Free".equals(was.getState()))
+            || cap.action() == ProtectionLaw.Action.RELEASED) {
+          events.normal(tq, shed ? "Held" : "Released", cap.reason());
+        }
+      }
+      Conditions.set(st, Conditions.SHED, shed, q.getState(), q.getMessage(), gen, now);
+      out = new Outcome(cap.limit(), shed, kind, plan.until(now));
+      metrics.protection(tq.getMetadata().getNamespace(), tq.getMetadata().getName(), ratio, outOfCapacity,
+          cap.limit(), shed);
+    } else {
+      Conditions.remove(st, Conditions.SHED);
+      metrics.protection(tq.getMetadata().getNamespace(), tq.getMetadata().getName(), ratio, outOfCapacity,
+          Double.NaN, false);
+    }
+    st.setQos(q);
+    return out;
+  }
+
+  private void latencyCondition(TenantQuota tq, TenantQuotaStatus old, TenantQuotaStatus st, Long gen, Instant now,
+      ProtectionLaw.Standing standing, List<ProtectionLoops.Attainment> as) {
+    String worst = as.stream().map(a -> a.goal().name() + ": " + (Double.isNaN(a.last().millis())
+        ? "unknown (" + a.last().problem() + ")" : String.format(java.util.Locale.ROOT, "%.2f ms", a.last().millis())))
+        .reduce((a, b) -> a + "; " + b).orElse("");
+    String status;
+    String reason;
+    String message;
+    switch (standing.verdict()) {
+      case VIOLATED -> {
+        status = "False";
+        if (standing.outOfCapacity()) {
+          reason = "OutOfCapacity";
+          message = "missed (" + worst + ") with every sheddable tenant of lower priority at its floor: the cluster "
+              + "is out of capacity for this objective; add RegionServers or lower the floors";
+        } else if (standing.nothingBelow()) {
+          reason = "NoSheddableBelow";
+          message = "missed (" + worst + "); no sheddable tenant of lower priority on this cluster can be slowed down";
+        } else {
+          reason = "Missed";
+          message = "missed (" + worst + "); holding " + String.join(", ", standing.holding());
+        }
+      }
+      case UNKNOWN -> {
+        status = "Unknown";
+        reason = "MetricsUnavailable";
+        message = worst + "; the limits of the tenants below are held as they are";
+      }
+      default -> {
+        status = "True";
+        reason = standing.nothingBelow() ? "NoSheddableBelow" : "Met";
+        message = (standing.nothingBelow() ? "no sheddable tenant of lower priority on this cluster: the objective "
+            + "is watched but nothing can be slowed down for it; " : "") + worst;
+      }
+    }
+    String was = Conditions.reason(old, Conditions.LATENCY_MET);
+    if (!reason.equals(was)) {
+      switch (reason) {
+        case "OutOfCapacity" -> events.warning(tq, reason, message);
+        case "NoSheddableBelow", "Missed", "MetricsUnavailable" -> events.warning(tq, reason, message);
+        default -> events.normal(tq, "ObjectiveMet", message);
+      }
+    }
+    // the reading changes every period: the message is rewritten only with the reason or the verdict
+    String oldMessage = old.condition(Conditions.LATENCY_MET).map(c -> c.getMessage()).orElse(null);
+    Conditions.set(st, Conditions.LATENCY_MET, status, reason, reason.equals(was) && oldMessage != null
+        && "Met".equals(reason) ? oldMessage : message, gen, now);
+  }
+
+  static String verdict(ProtectionLaw.Verdict v) {
+    return switch (v) {
+      case MARGIN -> "MetWithMargin";
+      case MET -> "Met";
+      case IDLE -> "Idle";
+      case VIOLATED -> "Missed";
+      case UNKNOWN -> "Unknown";
+    };
+  }
+
+  static String state(ProtectionLaw.Action a) {
+    return switch (a) {
+      case FREE -> "Free";
+      case SQUEEZED -> "Squeezed";
+      case HELD -> "Held";
+      case RELEASED -> "Released";
+      case FROZEN -> "Frozen";
+    };
+  }
+
+  /** Reads a period's latencies and uses; the RegionServers once per period (a read resets their histograms). */
+  private final class Readings implements ProtectionLoops.Source {
+    private final ClusterState cluster;
+    private final Map<String, TenantQuota> byId;
+    private Map<String, Map<String, Double>> servers;
+    private String serversProblem;
+
+    Readings(ClusterState cluster, Map<String, TenantQuota> byId) {
+      this.cluster = cluster;
+      this.byId = byId;
+    }
+
+    private Map<String, Map<String, Double>> servers() {
+      if (servers == null && serversProblem == null) {
+        try {
+          servers = cluster.allUserMetrics();
+        } catch (IOException e) {
+          serversProblem = "RegionServer metrics: " + Errors.rootMessage(e);
+        }
+      }
+      return servers;
+    }
+
+    @Override
+    public Map<String, List<ProtectionLoops.Reading>> latencies(List<ProtectionLoops.Member> protecteds) {
+      Map<String, List<ProtectionLoops.Reading>> out = new HashMap<>();
+      for (ProtectionLoops.Member m : protecteds) {
+        TenantQuota t = byId.get(m.id());
+        List<ProtectionLoops.Reading> rs = new ArrayList<>();
+        for (QosSpec.LatencyObjectiveSpec o : t.getSpec().getQos().getLatencyObjectives()) {
+          rs.add(read(t.getSpec(), o));
+        }
+        out.put(m.id(), rs);
+      }
+      return out;
+    }
+
+    private ProtectionLoops.Reading read(TenantQuotaSpec spec, QosSpec.LatencyObjectiveSpec o) {
+      if (o.getSource() == QosSpec.LatencyObjectiveSpec.Source.Prometheus) {
+        try {
+          double ms = prometheus.query(o.getPrometheus().getUrl(), o.getPrometheus().getQuery());
+          return Double.isNaN(ms) ? ProtectionLoops.Reading.failed("the Prometheus query returned no sample")
+              : new ProtectionLoops.Reading(ms, null);
+        } catch (IOException e) {
+          return ProtectionLoops.Reading.failed("Prometheus: " + e.getMessage());
+        }
+      }
+      Map<String, Map<String, Double>> values = servers();
+      if (values == null) {
+        return ProtectionLoops.Reading.failed(serversProblem);
+      }
+      if (!InfoServers.anyUserMetrics(values)) {
+        return ProtectionLoops.Reading.failed("no per-user metrics on any RegionServer: set "
+            + "hbase.regionserver.user.metrics.enabled=true");
+      }
+      Set<String> ops = o.getOperations() == QosSpec.LatencyObjectiveSpec.Operations.writes
+          ? UserOperations.WRITES : Set.of("get", "scanTime");
+      String stat = o.getStatistic() == QosSpec.LatencyObjectiveSpec.Statistic.Mean ? "mean"
+          : InfoServers.quantileName(o.getPercentile() == null ? 99 : o.getPercentile());
+      return new ProtectionLoops.Reading(InfoServers.userLatency(values, spec.getSubject().getUser(), ops, stat), null);
+    }
+
+    @Override
+    public Map<String, Double> uses(List<ProtectionLoops.Member> sheddables) {
+      Map<String, Double> out = new HashMap<>();
+      Instant at = Instant.now();
+      for (ProtectionLoops.Member m : sheddables) {
+        TenantQuota t = byId.get(m.id());
+        String user = t.getSpec().getSubject().getUser();
+        if (user == null || t.getSpec().getSubject().getTable() != null
+            || t.getSpec().getSubject().getNamespace() != null) {
+          continue; // HBase counts per user only: the use of a table or namespace is not known
+        }
+        Map<String, Map<String, Double>> values = servers();
+        if (values == null) {
+          previous.remove(m.id());
+          continue;
+        }
+        Set<String> ops = switch (t.getSpec().getQos().getSheddable().getOperations()) {
+          case reads -> UserOperations.READS;
+          case writes -> UserOperations.WRITES;
+          case all -> UserOperations.ALL;
+        };
+        Map<String, Long> now = new HashMap<>();
+        values.forEach((server, v) -> now.put(server, InfoServers.userOps(v, user, ops)));
+        Previous before = previous.put(m.id(), new Previous(at, now));
+        if (before == null || !before.ops().keySet().equals(now.keySet())) {
+          continue;
+        }
+        double seconds = Duration.between(before.at(), at).toMillis() / 1000.0;
+        if (seconds <= 0) {
+          continue;
+        }
+        boolean cluster = t.getSpec().getScope() == TenantQuotaSpec.Scope.CLUSTER;
+        double use = 0;
+        boolean reset = false;
+        for (var e : now.entrySet()) {
+          long d = e.getValue() - before.ops().get(e.getKey());
+          reset |= d < 0;
+          // a MACHINE limit binds on the busiest server; a CLUSTER one on the sum
+          use = cluster ? use + d / seconds : Math.max(use, d / seconds);
+        }
+        if (!reset) {
+          out.put(m.id(), use);
+        }
+      }
+      return out;
+    }
+  }
+}
