@@ -8,6 +8,7 @@ import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
+import io.hbaseqos.operator.quota.ThrottleKind;
 
 /**
  * A target the operator calibrates the tenant's request limit toward: it measures the tenant's
@@ -20,7 +21,20 @@ import io.fabric8.generator.annotation.ValidationRule;
     message = "calibration.source Prometheus needs calibration.prometheus (url and query)")
 public class CalibrationSpec {
 
-  public enum Operations { all, reads, writes }
+  /** Which operations count, and the request-number throttle that limits them. */
+  public enum Operations {
+    all(ThrottleKind.REQUEST_NUMBER), reads(ThrottleKind.READ_NUMBER), writes(ThrottleKind.WRITE_NUMBER);
+
+    private final ThrottleKind throttle;
+
+    Operations(ThrottleKind throttle) {
+      this.throttle = throttle;
+    }
+
+    public ThrottleKind throttle() {
+      return throttle;
+    }
+  }
 
   public enum Source { HBase, Prometheus }
 
@@ -77,7 +91,8 @@ public class CalibrationSpec {
       + "RegionServers; needs a user subject and hbase.regionserver.user.metrics.enabled=true) or Prometheus (a query).")
   private Source source = Source.HBase;
 
-  @JsonPropertyDescription("The Prometheus query that gives the tenant's ops/s, for source Prometheus.")
+  @JsonPropertyDescription("For source Prometheus: the query that gives the tenant's successful ops/s, e.g. "
+      + "sum(rate(app_ops_total{tenant=\"a\",result=\"ok\"}[1m])).")
   private PrometheusSource prometheus;
 
   public Long getTargetOpsPerSecond() {
@@ -152,41 +167,13 @@ public class CalibrationSpec {
     this.prometheus = prometheus;
   }
 
-  /** A Prometheus server and the PromQL that yields the tenant's ops/s as one number. */
+  /** A Prometheus query for the tenant's ops/s, and optionally one for its throttled requests/s. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  public static class PrometheusSource {
-    @Required
-    @ValidationRule(value = "self.matches('^https?://[^ ]+$')",
-        message = "prometheus.url must be an http:// or https:// URL, such as http://prometheus:9090")
-    @JsonPropertyDescription("Base URL of the Prometheus HTTP API, e.g. http://prometheus.monitoring:9090.")
-    private String url;
-
-    @Required
-    @io.fabric8.generator.annotation.Size(min = 1, max = 4096)
-    @JsonPropertyDescription("PromQL returning the tenant's successful ops/s as a scalar or a one-sample vector, "
-        + "e.g. sum(rate(app_ops_total{tenant=\"a\",result=\"ok\"}[1m])).")
-    private String query;
-
+  public static class PrometheusSource extends PrometheusQuery {
     @io.fabric8.generator.annotation.Size(max = 4096)
     @JsonPropertyDescription("Optional PromQL returning the tenant's throttled requests/s (tells a binding limit from "
         + "a tenant that asks for less than its target).")
     private String throttledQuery;
-
-    public String getUrl() {
-      return url;
-    }
-
-    public void setUrl(String url) {
-      this.url = url;
-    }
-
-    public String getQuery() {
-      return query;
-    }
-
-    public void setQuery(String query) {
-      this.query = query;
-    }
 
     public String getThrottledQuery() {
       return throttledQuery;

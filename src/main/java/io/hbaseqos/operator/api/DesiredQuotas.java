@@ -66,10 +66,10 @@ public final class DesiredQuotas {
         subject = subjectOf(qs);
       }
     }
-    Limit.Scope defaultScope = spec.getScope() == TenantQuotaSpec.Scope.CLUSTER ? Limit.Scope.CLUSTER : Limit.Scope.MACHINE;
+    Limit.Scope defaultScope = TenantQuotaSpec.limitScope(spec.getScope());
     Map<ThrottleKind, Limit> throttles = throttles(spec.getThrottles(), "spec.throttles", (t, field) ->
         t.getScope() == null ? defaultScope
-            : t.getScope() == TenantQuotaSpec.Scope.CLUSTER ? Limit.Scope.CLUSTER : Limit.Scope.MACHINE, errors);
+            : TenantQuotaSpec.limitScope(t.getScope()), errors);
     boolean bypass = Boolean.TRUE.equals(spec.getBypassGlobals());
     if (bypass && subject != null && subject.kind() != Subject.Kind.USER) {
       errors.add(new InvalidSpecException("spec.bypassGlobals", "applies to a user subject only"));
@@ -374,13 +374,9 @@ public final class DesiredQuotas {
             + "its ceiling"));
       }
       CalibrationSpec.Operations ops = sh.getOperations() == null ? CalibrationSpec.Operations.all : sh.getOperations();
-      String type = switch (ops) {
-        case reads -> "READ_NUMBER";
-        case writes -> "WRITE_NUMBER";
-        case all -> "REQUEST_NUMBER";
-      };
+      ThrottleKind type = ops.throttle();
       if (spec.getThrottles() != null && spec.getThrottles().stream()
-          .anyMatch(t -> t != null && t.getType() != null && type.equals(t.getType().name()))) {
+          .anyMatch(t -> t != null && t.getType() == type)) {
         errors.add(new InvalidSpecException("spec.qos.sheddable", "moves the " + type + " throttle: set its ceiling "
             + "instead of listing " + type + " in throttles"));
       }

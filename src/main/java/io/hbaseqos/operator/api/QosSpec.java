@@ -183,37 +183,6 @@ public class QosSpec {
     }
   }
 
-  /** A Prometheus server and a PromQL query yielding one number. */
-  @JsonInclude(JsonInclude.Include.NON_NULL)
-  public static class PrometheusQuery {
-    @Required
-    @ValidationRule(value = "self.matches('^https?://[^ ]+$')",
-        message = "prometheus.url must be an http:// or https:// URL, such as http://prometheus:9090")
-    @JsonPropertyDescription("Base URL of the Prometheus HTTP API, e.g. http://prometheus.monitoring:9090.")
-    private String url;
-
-    @Required
-    @Size(min = 1, max = 4096)
-    @JsonPropertyDescription("PromQL returning the statistic in milliseconds as a scalar or a one-sample vector.")
-    private String query;
-
-    public String getUrl() {
-      return url;
-    }
-
-    public void setUrl(String url) {
-      this.url = url;
-    }
-
-    public String getQuery() {
-      return query;
-    }
-
-    public void setQuery(String query) {
-      this.query = query;
-    }
-  }
-
   /** The range the operator may move a sheddable tenant's request-number throttle in. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   @ValidationRule(value = "self.floor <= self.ceiling", message = "sheddable.floor must not exceed sheddable.ceiling")

@@ -3,7 +3,6 @@ package io.hbaseqos.operator.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.List;
-import java.util.Objects;
 
 /** Where the tenant stands in latency protection. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -139,18 +138,6 @@ public class QosStatus {
 
     public void setJudgedPeriods(Integer judgedPeriods) {
       this.judgedPeriods = judgedPeriods;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Objective x && Objects.equals(objective, x.objective)
-          && Objects.equals(observedMillis, x.observedMillis) && Objects.equals(verdict, x.verdict)
-          && Objects.equals(metPeriods, x.metPeriods) && Objects.equals(judgedPeriods, x.judgedPeriods);
-    }
-
-    @Override
-    public int hashCode() {
-      return Objects.hash(objective, observedMillis, verdict, metPeriods, judgedPeriods);
     }
   }
 }

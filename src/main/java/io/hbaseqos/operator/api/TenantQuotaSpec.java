@@ -6,6 +6,7 @@ import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
+import io.hbaseqos.operator.quota.Limit;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -43,6 +44,11 @@ import java.util.List;
 public class TenantQuotaSpec {
 
   public enum Scope { MACHINE, CLUSTER }
+
+  /** The scope HBase gives a limit declared with {@code scope} (unset: MACHINE, HBase's default). */
+  public static Limit.Scope limitScope(Scope scope) {
+    return scope == Scope.CLUSTER ? Limit.Scope.CLUSTER : Limit.Scope.MACHINE;
+  }
 
   public enum DeletionPolicy { Delete, Retain }
 

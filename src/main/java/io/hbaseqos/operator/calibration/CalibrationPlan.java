@@ -19,11 +19,7 @@ public record CalibrationPlan(ThrottleKind kind, Settings settings, Duration per
 
   public static CalibrationPlan of(TenantQuotaSpec spec) {
     CalibrationSpec c = spec.getCalibration();
-    ThrottleKind kind = switch (c.getOperations() == null ? CalibrationSpec.Operations.all : c.getOperations()) {
-      case reads -> ThrottleKind.READ_NUMBER;
-      case writes -> ThrottleKind.WRITE_NUMBER;
-      case all -> ThrottleKind.REQUEST_NUMBER;
-    };
+    ThrottleKind kind = (c.getOperations() == null ? CalibrationSpec.Operations.all : c.getOperations()).throttle();
     double min = c.getMinLimit() == null ? 1 : c.getMinLimit();
     double max = c.getMaxLimit() == null ? 1e9 : c.getMaxLimit();
     Settings s = new Settings(c.getTargetOpsPerSecond(), min, max, c.getMaxStep() == null ? 4 : c.getMaxStep(),
@@ -34,7 +30,7 @@ public record CalibrationPlan(ThrottleKind kind, Settings settings, Duration per
         .filter(t -> t != null && t.getType() == kind && t.getScope() != null).map(t -> t.getScope())
         .findFirst().orElse(spec.getScope());
     return new CalibrationPlan(kind, s, Durations.parse(c.getPeriod(), Duration.ofSeconds(30)),
-        scope == TenantQuotaSpec.Scope.CLUSTER ? Limit.Scope.CLUSTER : Limit.Scope.MACHINE);
+        TenantQuotaSpec.limitScope(scope));
   }
 
   /** The limit (req/sec) in force: the loop's last one, else the spec's throttle of this type, else the target. */

@@ -8,6 +8,7 @@ import io.hbaseqos.operator.hbase.InfoServers;
 import io.hbaseqos.operator.hbase.MetricsUnavailableException;
 import io.hbaseqos.operator.hbase.QuotaBackend;
 import io.hbaseqos.operator.hbase.ServerSettings;
+import io.hbaseqos.operator.hbase.UsersMetrics;
 import io.hbaseqos.operator.metrics.OperatorMetrics;
 import io.hbaseqos.operator.quota.QuotaDiff;
 import io.hbaseqos.operator.quota.QuotaOp;
@@ -308,6 +309,16 @@ public class ClusterState {
    * @param notBefore the reading must be taken at or after this moment (null: a recent shared one will do)
    */
   public CounterReading userCounters(String user, Set<String> ops, Instant notBefore) throws IOException {
+    return infoServers().userCounters(liveInfoServers(), user, ops, notBefore);
+  }
+
+  /** Every user's metrics on every live RegionServer, read now (one request per server). */
+  public UsersMetrics allUserMetrics() throws IOException {
+    return infoServers().allUsers(liveInfoServers());
+  }
+
+  /** The live RegionServers' info servers, for reading their metrics. */
+  private Map<String, Map.Entry<String, Integer>> liveInfoServers() throws MetricsUnavailableException {
     ClusterInfo i = info;
     if (i == null) {
       // right after a start the resync may not have described the cluster yet: one HBase call, once
@@ -317,20 +328,7 @@ public class ClusterState {
         throw new MetricsUnavailableException("the live RegionServers are not known yet: " + Errors.rootMessage(e));
       }
     }
-    return infoServers().userCounters(i.infoServers(), user, ops, notBefore);
-  }
-
-  /** Every user's metrics on every live RegionServer, read now (one request per server). */
-  public Map<String, Map<String, Double>> allUserMetrics() throws IOException {
-    ClusterInfo i = info;
-    if (i == null) {
-      try {
-        i = describe();
-      } catch (IOException e) {
-        throw new MetricsUnavailableException("the live RegionServers are not known yet: " + Errors.rootMessage(e));
-      }
-    }
-    return infoServers().allUsers(i.infoServers());
+    return i.infoServers();
   }
 
   /**

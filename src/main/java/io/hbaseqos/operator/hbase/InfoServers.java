@@ -49,30 +49,8 @@ public final class InfoServers implements AutoCloseable {
   }
 
   /** Every user's metrics on every server, read now in one request per server (see {@link RegionServerMetrics}). */
-  public Map<String, Map<String, Double>> allUsers(Map<String, Map.Entry<String, Integer>> servers)
-      throws java.io.IOException {
+  public UsersMetrics allUsers(Map<String, Map.Entry<String, Integer>> servers) throws IOException {
     return metrics.allUsers(servers);
-  }
-
-  /** A user's latency statistic in milliseconds from {@link #allUsers}: the worst over servers and operations. */
-  public static double userLatency(Map<String, Map<String, Double>> servers, String user, Set<String> ops,
-      String stat) {
-    return RegionServerMetrics.userLatency(servers, user, ops, stat);
-  }
-
-  /** The exported histogram statistic that serves a percentile (the next one at or above it). */
-  public static String quantileName(double percentile) {
-    return RegionServerMetrics.quantileName(percentile);
-  }
-
-  public static boolean anyUserMetrics(Map<String, Map<String, Double>> servers) {
-    return RegionServerMetrics.anyUserMetrics(servers);
-  }
-
-  /** A user's cumulative operation counter on one server's metrics from {@link #allUsers}. */
-  public static long userOps(Map<String, Double> values, String user, Set<String> ops) {
-    return RegionServerMetrics.counters(values, user, ops).ops()
-        - RegionServerMetrics.counters(values, user, ops).throttledCountedAsOps();
   }
 
   @Override

@@ -91,15 +91,7 @@ final class RegionServerMetrics {
     Reading r = last.get(user);
     if (r == null || (notBefore != null && r.at().isBefore(notBefore))
         || !r.servers().keySet().equals(servers.keySet())) {
-      // all servers at once, each within its own timeout
-      Map<String, CompletableFuture<Sample>> reads = new LinkedHashMap<>();
-      servers.forEach((name, hostPort) -> reads.put(name,
-          CompletableFuture.supplyAsync(() -> fetch(hostPort.getKey(), hostPort.getValue(), user), pool)));
-      Map<String, Sample> read = new LinkedHashMap<>();
-      for (var e : reads.entrySet()) {
-        read.put(e.getKey(), e.getValue().join());
-      }
-      r = new Reading(now, read);
+      r = new Reading(now, readAll(servers, user));
       last.put(user, r);
     }
     Map<String, ServerCounters> out = new LinkedHashMap<>();
@@ -123,13 +115,10 @@ final class RegionServerMetrics {
    * @return per server its users' metrics by Prometheus name
    * @throws MetricsUnavailableException naming the first server that could not be read
    */
-  Map<String, Map<String, Double>> allUsers(Map<String, Map.Entry<String, Integer>> servers) throws IOException {
-    Map<String, CompletableFuture<Sample>> reads = new LinkedHashMap<>();
-    servers.forEach((name, hostPort) -> reads.put(name,
-        CompletableFuture.supplyAsync(() -> fetch(hostPort.getKey(), hostPort.getValue(), null), pool)));
+  UsersMetrics allUsers(Map<String, Map.Entry<String, Integer>> servers) throws IOException {
     Map<String, Map<String, Double>> out = new LinkedHashMap<>();
-    for (var e : reads.entrySet()) {
-      Sample s = e.getValue().join();
+    for (var e : readAll(servers, null).entrySet()) {
+      Sample s = e.getValue();
       if (s.problem() != null) {
         throw new MetricsUnavailableException("RegionServer " + e.getKey() + ": " + s.problem());
       }
@@ -139,48 +128,17 @@ final class RegionServerMetrics {
       }
       out.put(e.getKey(), s.values());
     }
-    return out;
+    return new UsersMetrics(out);
   }
 
-  /** The exported quantiles of HBase's histograms, and the name of each. */
-  private static final double[] QUANTILES = {25, 50, 75, 90, 95, 98, 99, 99.9, 100};
-  private static final String[] QUANTILE_NAMES = {"25th_percentile", "median", "75th_percentile", "90th_percentile",
-      "95th_percentile", "98th_percentile", "99th_percentile", "99.9th_percentile", "max"};
-
-  /** The exported statistic that serves a percentile: the next one at or above it. Pure. */
-  static String quantileName(double percentile) {
-    for (int i = 0; i < QUANTILES.length; i++) {
-      if (percentile <= QUANTILES[i] + 1e-9) {
-        return QUANTILE_NAMES[i];
-      }
-    }
-    return "max";
-  }
-
-  /**
-   * A user's latency statistic over the servers' last sample, in milliseconds: the highest over
-   * servers and operations whose histogram had operations (a server a tenant barely uses still
-   * counts: its slowest server is what it sees). 0 when no server had any. Pure.
-   *
-   * @param stat a histogram statistic name ({@code mean}, {@code 99th_percentile}, {@code max}, ...)
-   */
-  static double userLatency(Map<String, Map<String, Double>> servers, String user, Set<String> ops, String stat) {
-    String u = sanitize(user);
-    double worst = 0;
-    for (Map<String, Double> values : servers.values()) {
-      for (String op : ops) {
-        Double v = values.get(prometheusName("Users", "User_" + u + "_metric_" + op + "_" + stat));
-        if (v != null && v > worst) {
-          worst = v;
-        }
-      }
-    }
-    return worst;
-  }
-
-  /** Whether any server has per-user metrics at all (else they are switched off). Pure. */
-  static boolean anyUserMetrics(Map<String, Map<String, Double>> servers) {
-    return servers.values().stream().anyMatch(v -> v.keySet().stream().anyMatch(k -> k.startsWith("users_")));
+  /** Reads every server at once, each within its own timeout: one user's metrics, or every user's (null). */
+  private Map<String, Sample> readAll(Map<String, Map.Entry<String, Integer>> servers, String user) {
+    Map<String, CompletableFuture<Sample>> reads = new LinkedHashMap<>();
+    servers.forEach((name, hostPort) -> reads.put(name,
+        CompletableFuture.supplyAsync(() -> fetch(hostPort.getKey(), hostPort.getValue(), user), pool)));
+    Map<String, Sample> read = new LinkedHashMap<>();
+    reads.forEach((name, f) -> read.put(name, f.join()));
+    return read;
   }
 
   private Sample fetch(String host, int port, String user) {

@@ -1,5 +1,6 @@
 package io.hbaseqos.operator.hbase;
 
+import io.hbaseqos.operator.api.CalibrationSpec;
 import java.util.Set;
 
 /**
@@ -13,4 +14,13 @@ public final class UserOperations {
   public static final Set<String> ALL = Set.of("get", "scanTime", "put", "delete", "increment", "append");
 
   private UserOperations() {}
+
+  /** The counters of the operations a spec names (null: all). */
+  public static Set<String> of(CalibrationSpec.Operations ops) {
+    return switch (ops == null ? CalibrationSpec.Operations.all : ops) {
+      case reads -> READS;
+      case writes -> WRITES;
+      case all -> ALL;
+    };
+  }
 }

@@ -96,11 +96,7 @@ public final class ProtectionLaw {
   public enum Action { FREE, SQUEEZED, HELD, RELEASED, FROZEN }
 
   /** A sheddable tenant's limit after the period, and why. */
-  public record Cap(long limit, Action action, List<String> heldBy, String reason, long roof) {
-    public boolean atFloor(Sheddable s) {
-      return limit <= s.floor();
-    }
-  }
+  public record Cap(long limit, Action action, List<String> heldBy, String reason, long roof) {}
 
   /** A protected tenant after the period. */
   public record Standing(Verdict verdict, List<String> holding, boolean outOfCapacity, boolean nothingBelow) {}
@@ -220,18 +216,20 @@ public final class ProtectionLaw {
 
     // 2. the others hold, wait for calm, or are given back (highest squeezed level first, one level a period)
     Integer releaseLevel = null;
-    Map<String, String> frozenBy = new HashMap<>();
+    Map<String, Protected> frozenBy = new HashMap<>();
+    Map<String, List<Protected>> aboveOf = new HashMap<>();
     for (Sheddable s : sheddables) {
       if (caps.containsKey(s.id())) {
         continue;
       }
       List<Protected> above = protecteds.stream().filter(p -> p.priority() > s.priority() && !p.id().equals(s.id()))
           .toList();
+      aboveOf.put(s.id(), above);
       memory.quiet.put(s.id(), memory.quiet(s.id()) + 1);
       Protected unknown = above.stream().filter(p -> verdicts.get(p.id()) == Verdict.UNKNOWN).findFirst().orElse(null);
       if (unknown != null) {
         memory.calm.put(s.id(), 0);
-        frozenBy.put(s.id(), unknown.id());
+        frozenBy.put(s.id(), unknown);
         continue;
       }
       boolean calm = above.stream().allMatch(p -> verdicts.get(p.id()) == Verdict.MARGIN
@@ -246,10 +244,9 @@ public final class ProtectionLaw {
       if (caps.containsKey(s.id())) {
         continue;
       }
-      List<String> above = protecteds.stream().filter(p -> p.priority() > s.priority() && !p.id().equals(s.id()))
-          .map(Protected::id).toList();
-      if (frozenBy.containsKey(s.id())) {
-        Protected p = protecteds.stream().filter(x -> x.id().equals(frozenBy.get(s.id()))).findFirst().orElseThrow();
+      List<String> above = aboveOf.get(s.id()).stream().map(Protected::id).toList();
+      Protected p = frozenBy.get(s.id());
+      if (p != null) {
         String why = p.objectives().stream().filter(o -> o.verdict() == Verdict.UNKNOWN).map(Objective::why)
             .findFirst().orElse("unknown");
         caps.put(s.id(), new Cap(s.limit(), s.limit() >= s.ceiling() ? Action.FREE : Action.FROZEN,
@@ -284,8 +281,8 @@ public final class ProtectionLaw {
         continue;
       }
       String why;
-      Protected pending = protecteds.stream().filter(p -> p.priority() > s.priority() && !p.id().equals(s.id())
-          && verdicts.get(p.id()) == Verdict.VIOLATED).findFirst().orElse(null);
+      Protected pending = aboveOf.get(s.id()).stream().filter(x -> verdicts.get(x.id()) == Verdict.VIOLATED)
+          .findFirst().orElse(null);
       if (pending != null) {
         why = "held at " + s.limit() + " req/sec: " + pending.id() + " missed its objective in one period; a second "
             + "miss squeezes";

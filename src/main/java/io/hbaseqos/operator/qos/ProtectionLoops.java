@@ -9,7 +9,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -52,11 +51,10 @@ public final class ProtectionLoops {
   /**
    * The cluster's plan after its last step.
    *
-   * @param stepped this call stepped the law (else the plan is the last one)
-   * @param changed a sheddable limit moved in this step
+   * @param changed a sheddable limit moved in the step of this call (false for a plan read again)
    */
-  public record Plan(Instant at, Instant next, ProtectionLaw.Decision decision,
-      Map<String, List<Attainment>> attainments, boolean stepped, boolean changed) {
+  public record Plan(Instant next, ProtectionLaw.Decision decision, Map<String, List<Attainment>> attainments,
+      boolean changed) {
     public Duration until(Instant now) {
       Duration d = Duration.between(now, next);
       return d.isNegative() ? Duration.ZERO : d;
@@ -68,7 +66,8 @@ public final class ProtectionLoops {
     final Map<String, Long> limits = new HashMap<>();
     final Map<String, Long> roofs = new HashMap<>();
     final Map<String, Deque<Boolean>> history = new HashMap<>();
-    String shape;
+    /** The members the plan was made for, without what they said of their status. */
+    List<Member> shape;
     Plan plan;
   }
 
@@ -81,16 +80,18 @@ public final class ProtectionLoops {
   public Plan plan(String cluster, List<Member> members, Duration period, Source source, Instant now) {
     Loop loop = loops.computeIfAbsent(cluster, k -> new Loop());
     synchronized (loop) {
-      String shape = members.toString().replaceAll("statusLimit=[^,]*, statusRoof=[^)]*", "");
-      if (loop.plan != null && Objects.equals(shape, loop.shape) && now.isBefore(loop.plan.next())) {
+      List<Member> shape = members.stream().map(m -> new Member(m.id(), m.priority(), m.objectives(), m.sheddable(),
+          null, null)).toList();
+      if (loop.plan != null && shape.equals(loop.shape) && now.isBefore(loop.plan.next())) {
         Plan p = loop.plan;
-        return new Plan(p.at(), p.next(), p.decision(), p.attainments(), false, false);
+        return new Plan(p.next(), p.decision(), p.attainments(), false);
       }
       loop.shape = shape;
       List<Member> protecteds = members.stream().filter(m -> !m.objectives().isEmpty()).toList();
       List<Member> sheddables = members.stream().filter(m -> m.sheddable() != null).toList();
       Map<String, List<Reading>> lat = protecteds.isEmpty() ? Map.of() : source.latencies(protecteds);
-      Map<String, Double> used = sheddables.isEmpty() ? Map.of() : source.uses(sheddables);
+      // a use only sizes a squeeze: with nobody to protect there is none to size
+      Map<String, Double> used = sheddables.isEmpty() || protecteds.isEmpty() ? Map.of() : source.uses(sheddables);
       List<ProtectionLaw.Protected> ps = new ArrayList<>();
       Map<String, List<Attainment>> attainments = new LinkedHashMap<>();
       for (Member m : protecteds) {
@@ -131,15 +132,9 @@ public final class ProtectionLoops {
         loop.limits.put(s.id(), c.limit());
         loop.roofs.put(s.id(), c.roof());
       }
-      loop.plan = new Plan(now, now.plus(period), d, attainments, true, changed);
+      loop.plan = new Plan(now.plus(period), d, attainments, changed);
       return loop.plan;
     }
-  }
-
-  /** The member's limit in this cluster's loop, if it has one. */
-  public Long limitOf(String cluster, String id) {
-    Loop loop = loops.get(cluster);
-    return loop == null ? null : loop.limits.get(id);
   }
 
   /** A tenant left the cluster's protection (deleted, or qos taken out): it no longer counts. */

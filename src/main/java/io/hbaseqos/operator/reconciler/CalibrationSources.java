@@ -45,11 +45,7 @@ final class CalibrationSources {
         }
       };
     }
-    Set<String> ops = switch (c.getOperations() == null ? CalibrationSpec.Operations.all : c.getOperations()) {
-      case reads -> UserOperations.READS;
-      case writes -> UserOperations.WRITES;
-      case all -> UserOperations.ALL;
-    };
+    Set<String> ops = UserOperations.of(c.getOperations());
     String user = spec.getSubject().getUser();
     return (window, t, notBefore) -> {
       try {

@@ -9,8 +9,8 @@ import io.hbaseqos.operator.api.TenantQuotaSpec;
 import io.hbaseqos.operator.api.TenantQuotaStatus;
 import io.hbaseqos.operator.cluster.ClusterState;
 import io.hbaseqos.operator.cluster.Errors;
-import io.hbaseqos.operator.hbase.InfoServers;
 import io.hbaseqos.operator.hbase.UserOperations;
+import io.hbaseqos.operator.hbase.UsersMetrics;
 import io.hbaseqos.operator.metrics.OperatorMetrics;
 import io.hbaseqos.operator.metrics.PrometheusClient;
 import io.hbaseqos.operator.ownership.Ownership;
@@ -66,11 +66,7 @@ final class Protection {
   }
 
   static ThrottleKind kind(QosSpec.SheddableSpec s) {
-    return switch (s.getOperations() == null ? CalibrationSpec.Operations.all : s.getOperations()) {
-      case reads -> ThrottleKind.READ_NUMBER;
-      case writes -> ThrottleKind.WRITE_NUMBER;
-      case all -> ThrottleKind.REQUEST_NUMBER;
-    };
+    return (s.getOperations() == null ? CalibrationSpec.Operations.all : s.getOperations()).throttle();
   }
 
   /** The tenant left protection (qos taken out, or deleted). */
@@ -82,16 +78,15 @@ final class Protection {
 
   Outcome reconcile(TenantQuota tq, TenantQuotaStatus old, TenantQuotaStatus st, Long gen, Instant now,
       ClusterState cluster) {
-    QosSpec qos = tq.getSpec().getQos();
     String clusterKey = Ownership.clusterKeyOf(tq);
+    // this resource as reconciled (the cache may not have its generation yet), the others as cached; in one
+    // order whoever asks, so the loop sees the same members from every tenant
     List<TenantQuota> tenants = new ArrayList<>(ownership.tenantsOf(clusterKey).stream()
         .filter(t -> t.getSpec() != null && t.getSpec().getQos() != null && t.getSpec().getQos().getPriority() != null
-            && t.getMetadata().getDeletionTimestamp() == null && ownership.owns(t)).toList());
-    if (tenants.stream().noneMatch(t -> t.getMetadata().getUid().equals(tq.getMetadata().getUid()))) {
-      tenants.add(tq); // the cache may not have this generation yet
-    } else {
-      tenants.replaceAll(t -> t.getMetadata().getUid().equals(tq.getMetadata().getUid()) ? tq : t);
-    }
+            && t.getMetadata().getDeletionTimestamp() == null && ownership.owns(t)
+            && !t.getMetadata().getUid().equals(tq.getMetadata().getUid())).toList());
+    tenants.add(tq);
+    tenants.sort(java.util.Comparator.comparing(Protection::id));
     Map<String, TenantQuota> byId = new LinkedHashMap<>();
     List<ProtectionLoops.Member> members = new ArrayList<>();
     Duration period = null;
@@ -113,7 +108,7 @@ final class Protection {
       byId.put(id(t), t);
     }
     period = period == null ? Duration.ofSeconds(30) : period;
-    ProtectionLoops.Plan plan = loops.plan(clusterKey, members, period, new Readings(cluster, byId), now);
+    ProtectionLoops.Plan plan = loops.plan(clusterKey, members, period, new Readings(cluster, byId, now), now);
     if (plan.changed()) {
       // the other members' limits or standings moved: they apply and report it now, not at their next period
       tenants.stream().filter(t -> !t.getMetadata().getUid().equals(tq.getMetadata().getUid()))
@@ -235,10 +230,10 @@ final class Protection {
     }
     String was = Conditions.reason(old, Conditions.LATENCY_MET);
     if (!reason.equals(was)) {
-      switch (reason) {
-        case "OutOfCapacity" -> events.warning(tq, reason, message);
-        case "NoSheddableBelow", "Missed", "MetricsUnavailable" -> events.warning(tq, reason, message);
-        default -> events.normal(tq, "ObjectiveMet", message);
+      if ("Met".equals(reason)) {
+        events.normal(tq, "ObjectiveMet", message);
+      } else {
+        events.warning(tq, reason, message);
       }
     }
     // the reading changes every period: the message is rewritten only with the reason or the verdict
@@ -271,15 +266,17 @@ final class Protection {
   private final class Readings implements ProtectionLoops.Source {
     private final ClusterState cluster;
     private final Map<String, TenantQuota> byId;
-    private Map<String, Map<String, Double>> servers;
+    private final Instant at;
+    private UsersMetrics servers;
     private String serversProblem;
 
-    Readings(ClusterState cluster, Map<String, TenantQuota> byId) {
+    Readings(ClusterState cluster, Map<String, TenantQuota> byId, Instant at) {
       this.cluster = cluster;
       this.byId = byId;
+      this.at = at;
     }
 
-    private Map<String, Map<String, Double>> servers() {
+    private UsersMetrics servers() {
       if (servers == null && serversProblem == null) {
         try {
           servers = cluster.allUserMetrics();
@@ -314,25 +311,24 @@ final class Protection {
           return ProtectionLoops.Reading.failed("Prometheus: " + e.getMessage());
         }
       }
-      Map<String, Map<String, Double>> values = servers();
+      UsersMetrics values = servers();
       if (values == null) {
         return ProtectionLoops.Reading.failed(serversProblem);
       }
-      if (!InfoServers.anyUserMetrics(values)) {
+      if (!values.any()) {
         return ProtectionLoops.Reading.failed("no per-user metrics on any RegionServer: set "
             + "hbase.regionserver.user.metrics.enabled=true");
       }
       Set<String> ops = o.getOperations() == QosSpec.LatencyObjectiveSpec.Operations.writes
-          ? UserOperations.WRITES : Set.of("get", "scanTime");
+          ? UserOperations.WRITES : UserOperations.READS;
       String stat = o.getStatistic() == QosSpec.LatencyObjectiveSpec.Statistic.Mean ? "mean"
-          : InfoServers.quantileName(o.getPercentile() == null ? 99 : o.getPercentile());
-      return new ProtectionLoops.Reading(InfoServers.userLatency(values, spec.getSubject().getUser(), ops, stat), null);
+          : UsersMetrics.quantileName(o.getPercentile() == null ? 99 : o.getPercentile());
+      return new ProtectionLoops.Reading(values.latency(spec.getSubject().getUser(), ops, stat), null);
     }
 
     @Override
     public Map<String, Double> uses(List<ProtectionLoops.Member> sheddables) {
       Map<String, Double> out = new HashMap<>();
-      Instant at = Instant.now();
       for (ProtectionLoops.Member m : sheddables) {
         TenantQuota t = byId.get(m.id());
         String user = t.getSpec().getSubject().getUser();
@@ -340,18 +336,12 @@ final class Protection {
             || t.getSpec().getSubject().getNamespace() != null) {
           continue; // HBase counts per user only: the use of a table or namespace is not known
         }
-        Map<String, Map<String, Double>> values = servers();
+        UsersMetrics values = servers();
         if (values == null) {
           previous.remove(m.id());
           continue;
         }
-        Set<String> ops = switch (t.getSpec().getQos().getSheddable().getOperations()) {
-          case reads -> UserOperations.READS;
-          case writes -> UserOperations.WRITES;
-          case all -> UserOperations.ALL;
-        };
-        Map<String, Long> now = new HashMap<>();
-        values.forEach((server, v) -> now.put(server, InfoServers.userOps(v, user, ops)));
+        Map<String, Long> now = values.ops(user, UserOperations.of(t.getSpec().getQos().getSheddable().getOperations()));
         Previous before = previous.put(m.id(), new Previous(at, now));
         if (before == null || !before.ops().keySet().equals(now.keySet())) {
           continue;

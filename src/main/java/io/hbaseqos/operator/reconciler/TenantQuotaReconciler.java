@@ -205,9 +205,9 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
       if (shed != null && shed.limit() != null) {
         // protection wins over calibration: the lower of the two limits is the one HBase holds
         Limit cal = desired.throttles().get(shed.kind());
-        long limit = cal == null ? shed.limit() : Math.min(shed.limit(), Math.round(cal.perSecond()));
-        desired = desired.with(shed.kind(), new Limit(limit, TimeUnit.SECONDS,
-            p.tq.getSpec().getScope() == TenantQuotaSpec.Scope.CLUSTER ? Limit.Scope.CLUSTER : Limit.Scope.MACHINE));
+        desired = desired.with(shed.kind(), cal == null
+            ? new Limit(shed.limit(), TimeUnit.SECONDS, TenantQuotaSpec.limitScope(p.tq.getSpec().getScope()))
+            : new Limit(Math.min(shed.limit(), Math.round(cal.perSecond())), TimeUnit.SECONDS, cal.scope()));
       }
       apply(p, cluster, desired);
     } catch (ClusterUnavailableException e) {

@@ -1,7 +1,6 @@
 package io.hbaseqos.operator.calibration.sim;
 
 import io.hbaseqos.operator.calibration.BaselineLaws;
-import io.hbaseqos.operator.calibration.ControlLaw;
 import io.hbaseqos.operator.calibration.PlantCurve;
 import io.hbaseqos.operator.calibration.Settings;
 import java.io.IOException;
