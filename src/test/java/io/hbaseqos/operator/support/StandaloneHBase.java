@@ -253,14 +253,24 @@ public final class StandaloneHBase implements AutoCloseable {
    * the in-process RegionServer stay up.
    */
   public RegionServerProcess regionServerProcess() {
-    return new RegionServerProcess();
+    return regionServerProcess(Map.of());
+  }
+
+  /** As {@link #regionServerProcess()}, with properties of its own over the defaults (and this HBase's). */
+  public RegionServerProcess regionServerProcess(Map<String, String> site) {
+    return new RegionServerProcess(site);
   }
 
   public final class RegionServerProcess implements AutoCloseable {
+    private final Map<String, String> ownSite;
     private final int port = freePort();
     private final int infoPort = freePort();
     private final Path conf = dir.resolve("rs-" + port);
     private Process rs;
+
+    private RegionServerProcess(Map<String, String> ownSite) {
+      this.ownSite = ownSite;
+    }
 
     public int port() {
       return port;
@@ -285,6 +295,7 @@ public final class StandaloneHBase implements AutoCloseable {
         site.put("hbase.regionserver.msginterval", "1000");
         site.put("zookeeper.session.timeout", "6000");
         site.putAll(extraSite);
+        site.putAll(ownSite);
         writeConf(conf, site);
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "-Xmx384m", "-XX:+UseSerialGC", "-Dhbase.log.dir=" + conf.resolve("logs")));
