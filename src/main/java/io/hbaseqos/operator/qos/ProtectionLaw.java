@@ -16,7 +16,8 @@ import java.util.TreeSet;
  * <ol>
  *   <li><b>Verdict per objective.</b> A reading above the bound is {@code VIOLATED}; below
  *       {@link #MARGIN} of the bound is {@code MARGIN}; between the two is {@code MET} (the
- *       hysteresis band: nothing moves). Zero is {@code IDLE} (no operation in the window). A
+ *       hysteresis band: nothing moves). No operation in the window is {@code IDLE}; a busy tenant
+ *       read as 0 (below a whole-millisecond source's resolution) is {@code MARGIN}. A
  *       reading that is missing, not a number, negative or above {@link #ABSURD_MILLIS} is
  *       {@code UNKNOWN}.</li>
  *   <li><b>Fail-static.</b> A sheddable tenant below a protected tenant whose reading is
@@ -53,13 +54,21 @@ public final class ProtectionLaw {
 
   public enum Verdict { MARGIN, IDLE, MET, VIOLATED, UNKNOWN }
 
-  /** One objective of a protected tenant and what was measured for it (NaN with a problem: unknown). */
-  public record Objective(String name, double boundMillis, double millis, String problem) {
+  /**
+   * One objective of a protected tenant and what was measured for it (NaN with a problem: unknown;
+   * {@code idle}: the tenant did no such operation in the window).
+   */
+  public record Objective(String name, double boundMillis, double millis, String problem, boolean idle) {
+    /** An objective whose reading is 0 exactly when the tenant was idle. */
+    public Objective(String name, double boundMillis, double millis, String problem) {
+      this(name, boundMillis, millis, problem, millis == 0);
+    }
+
     public Verdict verdict() {
       if (problem != null || Double.isNaN(millis) || Double.isInfinite(millis) || millis < 0 || millis > ABSURD_MILLIS) {
         return Verdict.UNKNOWN;
       }
-      if (millis == 0) {
+      if (idle) {
         return Verdict.IDLE;
       }
       if (millis > boundMillis) {

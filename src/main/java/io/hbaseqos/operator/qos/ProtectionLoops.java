@@ -29,10 +29,19 @@ public final class ProtectionLoops {
 
   public record Range(long floor, long ceiling) {}
 
-  /** What one period measured of one objective: milliseconds, 0 for no operation, or a problem. */
-  public record Reading(double millis, String problem) {
+  /**
+   * What one period measured of one objective: milliseconds or a problem, and whether the tenant
+   * did no operation of those kinds in the period ({@code idle}; a source with whole-millisecond
+   * resolution reads 0 for a busy tenant whose operations all took under a millisecond).
+   */
+  public record Reading(double millis, String problem, boolean idle) {
+    /** A reading where 0 means no operation. */
+    public Reading(double millis, String problem) {
+      this(millis, problem, millis == 0);
+    }
+
     public static Reading failed(String problem) {
-      return new Reading(Double.NaN, problem);
+      return new Reading(Double.NaN, problem, false);
     }
   }
 
@@ -101,7 +110,8 @@ public final class ProtectionLoops {
         for (int i = 0; i < m.objectives().size(); i++) {
           Goal g = m.objectives().get(i);
           Reading r = i < rs.size() ? rs.get(i) : Reading.failed("not read");
-          ProtectionLaw.Objective o = new ProtectionLaw.Objective(g.name(), g.boundMillis(), r.millis(), r.problem());
+          ProtectionLaw.Objective o = new ProtectionLaw.Objective(g.name(), g.boundMillis(), r.millis(), r.problem(),
+              r.idle());
           os.add(o);
           ProtectionLaw.Verdict v = o.verdict();
           Deque<Boolean> h = loop.history.computeIfAbsent(m.id() + "/" + g.name(), k -> new ArrayDeque<>());

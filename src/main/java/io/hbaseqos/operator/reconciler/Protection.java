@@ -48,6 +48,13 @@ final class Protection {
 
   private record Previous(Instant at, Map<String, Long> ops) {}
 
+  /**
+   * Per protected tenant and HBase-read objective: its operations counted by the servers at the last
+   * read. HBase times operations in whole milliseconds, so a histogram of 0 is either no operation
+   * or only operations under a millisecond; whether the count moved tells them apart.
+   */
+  private final Map<String, Long> latencyCounts = new ConcurrentHashMap<>();
+
   /** This tenant's limit from protection (null: not sheddable), and whether it is held below its ceiling. */
   record Outcome(Long limit, boolean shed, ThrottleKind kind, Duration retry) {}
 
@@ -73,6 +80,7 @@ final class Protection {
   void forget(TenantQuota tq) {
     loops.forget(id(tq));
     previous.remove(id(tq));
+    latencyCounts.keySet().removeIf(k -> k.startsWith(id(tq) + "#"));
     metrics.forgetProtection(tq.getMetadata().getNamespace(), tq.getMetadata().getName());
   }
 
@@ -175,8 +183,10 @@ final class Protection {
       if (!same) {
         if (cap.action() == ProtectionLaw.Action.SQUEEZED) {
           events.warning(tq, "Squeezed", cap.reason());
-        } else if (shed != (was != null && was.getState() != null && !"Free".equals(was.getState()))
-            || cap.action() == ProtectionLaw.Action.RELEASED) {
+        } else if (cap.action() == ProtectionLaw.Action.RELEASED) {
+          // a step back up, whether or not it reaches the ceiling
+          events.normal(tq, "Released", cap.reason());
+        } else if (shed != (was != null && was.getState() != null && !"Free".equals(was.getState()))) {
           events.normal(tq, shed ? "Held" : "Released", cap.reason());
         }
       }
@@ -294,14 +304,14 @@ final class Protection {
         TenantQuota t = byId.get(m.id());
         List<ProtectionLoops.Reading> rs = new ArrayList<>();
         for (QosSpec.LatencyObjectiveSpec o : t.getSpec().getQos().getLatencyObjectives()) {
-          rs.add(read(t.getSpec(), o));
+          rs.add(read(m.id(), t.getSpec(), o));
         }
         out.put(m.id(), rs);
       }
       return out;
     }
 
-    private ProtectionLoops.Reading read(TenantQuotaSpec spec, QosSpec.LatencyObjectiveSpec o) {
+    private ProtectionLoops.Reading read(String id, TenantQuotaSpec spec, QosSpec.LatencyObjectiveSpec o) {
       if (o.getSource() == QosSpec.LatencyObjectiveSpec.Source.Prometheus) {
         try {
           double ms = prometheus.query(o.getPrometheus().getUrl(), o.getPrometheus().getQuery());
@@ -323,7 +333,12 @@ final class Protection {
           ? UserOperations.WRITES : UserOperations.READS;
       String stat = o.getStatistic() == QosSpec.LatencyObjectiveSpec.Statistic.Mean ? "mean"
           : UsersMetrics.quantileName(o.getPercentile() == null ? 99 : o.getPercentile());
-      return new ProtectionLoops.Reading(values.latency(spec.getSubject().getUser(), ops, stat), null);
+      String user = spec.getSubject().getUser();
+      double ms = values.latency(user, ops, stat);
+      long count = values.ops(user, ops).values().stream().mapToLong(Long::longValue).sum();
+      Long before = latencyCounts.put(id + "#" + o.describe(), count);
+      // 0 after operations were counted: all under HBase's millisecond; without a count before, no operation
+      return new ProtectionLoops.Reading(ms, null, ms == 0 && (before == null || count <= before));
     }
 
     @Override

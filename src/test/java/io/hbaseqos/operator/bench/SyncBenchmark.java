@@ -293,6 +293,26 @@ public final class SyncBenchmark {
     return sum;
   }
 
+  /** A benchmark body that may throw. */
+  interface Body {
+    void run(String[] args) throws Exception;
+  }
+
+  /**
+   * Runs a benchmark and exits with 0, or 1 after printing what it threw: its load threads and API
+   * server must not keep the JVM alive.
+   */
+  static void runAndExit(Body body, String[] args) {
+    int rc = 0;
+    try {
+      body.run(args);
+    } catch (Throwable t) {
+      t.printStackTrace();
+      rc = 1;
+    }
+    System.exit(rc);
+  }
+
   static Map<String, String> options(String[] args) {
     Map<String, String> m = new HashMap<>();
     for (int i = 0; i + 1 < args.length; i += 2) {

@@ -42,14 +42,7 @@ public final class ThrottleBenchmark {
   private ThrottleBenchmark() {}
 
   public static void main(String[] args) {
-    int rc = 0;
-    try {
-      run(args);
-    } catch (Throwable t) {
-      t.printStackTrace();
-      rc = 1;
-    }
-    System.exit(rc); // the load threads and the API server must not keep the JVM alive
+    SyncBenchmark.runAndExit(ThrottleBenchmark::run, args);
   }
 
   static void run(String[] args) throws Exception {

@@ -50,6 +50,9 @@ class ProtectionLawTest {
     assertThat(new Objective("r", 10, 8, null).verdict()).isEqualTo(Verdict.MET);
     assertThat(new Objective("r", 10, 7.9, null).verdict()).isEqualTo(Verdict.MARGIN);
     assertThat(new Objective("r", 10, 0, null).verdict()).isEqualTo(Verdict.IDLE);
+    // a busy tenant whose operations all took under a whole-millisecond source's resolution
+    assertThat(new Objective("r", 10, 0, null, false).verdict()).isEqualTo(Verdict.MARGIN);
+    assertThat(new Objective("r", 10, 0, null, true).verdict()).isEqualTo(Verdict.IDLE);
     for (double absurd : new double[] {Double.NaN, -1, Double.POSITIVE_INFINITY, 1e9}) {
       assertThat(new Objective("r", 10, absurd, null).verdict()).as("%s", absurd).isEqualTo(Verdict.UNKNOWN);
     }

@@ -52,6 +52,45 @@ public final class Resources {
     return c;
   }
 
+  /** A protected tenant's qos: one reads objective at {@code percentile} under {@code boundMillis} over {@code window}. */
+  public static io.hbaseqos.operator.api.QosSpec protectedReads(int priority, double percentile, double boundMillis,
+      String window) {
+    io.hbaseqos.operator.api.QosSpec.LatencyObjectiveSpec o = new io.hbaseqos.operator.api.QosSpec.LatencyObjectiveSpec();
+    o.setOperations(io.hbaseqos.operator.api.QosSpec.LatencyObjectiveSpec.Operations.reads);
+    o.setStatistic(io.hbaseqos.operator.api.QosSpec.LatencyObjectiveSpec.Statistic.Percentile);
+    o.setPercentile(percentile);
+    o.setBoundMillis(boundMillis);
+    o.setWindow(window);
+    io.hbaseqos.operator.api.QosSpec q = new io.hbaseqos.operator.api.QosSpec();
+    q.setPriority(priority);
+    q.setLatencyObjectives(new java.util.ArrayList<>(java.util.List.of(o)));
+    return q;
+  }
+
+  /** The same objective read from a Prometheus query that returns milliseconds. */
+  public static io.hbaseqos.operator.api.QosSpec protectedReads(int priority, double boundMillis, String window,
+      String prometheusUrl, String query) {
+    io.hbaseqos.operator.api.QosSpec q = protectedReads(priority, 99, boundMillis, window);
+    io.hbaseqos.operator.api.PrometheusQuery p = new io.hbaseqos.operator.api.PrometheusQuery();
+    p.setUrl(prometheusUrl);
+    p.setQuery(query);
+    q.getLatencyObjectives().get(0).setSource(io.hbaseqos.operator.api.QosSpec.LatencyObjectiveSpec.Source.Prometheus);
+    q.getLatencyObjectives().get(0).setPrometheus(p);
+    return q;
+  }
+
+  /** A sheddable tenant's qos: all its requests (REQUEST_NUMBER) between {@code floor} and {@code ceiling}. */
+  public static io.hbaseqos.operator.api.QosSpec sheddable(int priority, long floor, long ceiling) {
+    io.hbaseqos.operator.api.QosSpec.SheddableSpec s = new io.hbaseqos.operator.api.QosSpec.SheddableSpec();
+    s.setOperations(io.hbaseqos.operator.api.CalibrationSpec.Operations.all);
+    s.setFloor(floor);
+    s.setCeiling(ceiling);
+    io.hbaseqos.operator.api.QosSpec q = new io.hbaseqos.operator.api.QosSpec();
+    q.setPriority(priority);
+    q.setSheddable(s);
+    return q;
+  }
+
   public static ThrottleSpec t(ThrottleKind kind, String limit) {
     return ThrottleSpec.shell(kind, limit);
   }

@@ -31,6 +31,11 @@ public final class TenantLoad implements AutoCloseable, TenantDB.Outcomes {
   private final AtomicLong failed = new AtomicLong();
   /** Latencies of successful operations in microseconds, up to 10 minutes. */
   private final Recorder latencies = new Recorder(600_000_000L, 2);
+  /** Upper bounds (ms) of the cumulative latency buckets exported in the Prometheus format; +Inf is added. */
+  static final double[] BUCKETS_MS = {0.25, 0.5, 1, 1.5, 2, 3, 4, 5, 7.5, 10, 15, 20, 30, 50, 75, 100, 250, 500, 1000};
+  private final java.util.concurrent.atomic.AtomicLongArray buckets =
+      new java.util.concurrent.atomic.AtomicLongArray(BUCKETS_MS.length + 1);
+  private final java.util.concurrent.atomic.DoubleAdder latencySumSeconds = new java.util.concurrent.atomic.DoubleAdder();
   private final AtomicBoolean stop = new AtomicBoolean();
   private final List<Thread> threads = new ArrayList<>();
 
@@ -82,8 +87,20 @@ public final class TenantLoad implements AutoCloseable, TenantDB.Outcomes {
     }
   }
 
-  /** Starts {@code threads} threads running the workload's transactions as {@code user}. */
+  /** Starts {@code threads} threads running the workload's transactions as {@code user}, as fast as they can. */
   public static TenantLoad start(Configuration conf, String user, Properties workload, int threads) throws Exception {
+    return start(conf, user, workload, threads, 0);
+  }
+
+  /**
+   * Starts {@code threads} threads running the workload's transactions as {@code user}, together at
+   * most {@code opsPerSecond} (0: as fast as they can), as an interactive application issues its
+   * requests at its own pace: a thread that falls behind its schedule starts over from now, it does
+   * not catch up in a burst.
+   */
+  public static TenantLoad start(Configuration conf, String user, Properties workload, int threads,
+      double opsPerSecond) throws Exception {
+    long interval = opsPerSecond > 0 ? Math.round(threads * 1e9 / opsPerSecond) : 0;
     TenantLoad l = new TenantLoad(connect(conf, user));
     Measurements.setProperties(workload);
     CoreWorkload w = new CoreWorkload();
@@ -95,7 +112,17 @@ public final class TenantLoad implements AutoCloseable, TenantDB.Outcomes {
       db.init();
       Object state = w.initThread(workload, id, threads);
       Thread t = new Thread(() -> {
+        long next = System.nanoTime() + interval * id / threads;
         while (!l.stop.get()) {
+          if (interval > 0) {
+            long wait = next - System.nanoTime();
+            if (wait > 0) {
+              java.util.concurrent.locks.LockSupport.parkNanos(wait);
+              next += interval;
+            } else {
+              next = System.nanoTime() + interval;
+            }
+          }
           w.doTransaction(db, state);
         }
         db.cleanup();
@@ -116,6 +143,13 @@ public final class TenantLoad implements AutoCloseable, TenantDB.Outcomes {
     if (success) {
       ok.incrementAndGet();
       latencies.recordValue(Math.max(1, Math.min(600_000_000L, nanos / 1000)));
+      double ms = nanos / 1e6;
+      int b = 0;
+      while (b < BUCKETS_MS.length && ms > BUCKETS_MS[b]) {
+        b++;
+      }
+      buckets.incrementAndGet(b);
+      latencySumSeconds.add(nanos / 1e9);
     } else {
       failed.incrementAndGet();
     }
@@ -133,6 +167,24 @@ public final class TenantLoad implements AutoCloseable, TenantDB.Outcomes {
 
   public long failed() {
     return failed.get();
+  }
+
+  /**
+   * The latency of successful operations as a cumulative Prometheus histogram
+   * ({@code <name>_bucket{<labels>,le="..."}}, {@code _sum}, {@code _count}), in seconds.
+   */
+  public String latencyHistogram(String name, String labels) {
+    StringBuilder b = new StringBuilder();
+    long cumulative = 0;
+    for (int i = 0; i <= BUCKETS_MS.length; i++) {
+      cumulative += buckets.get(i);
+      String le = i < BUCKETS_MS.length ? String.valueOf(BUCKETS_MS[i] / 1000) : "+Inf";
+      b.append(name).append("_bucket{").append(labels).append(",le=\"").append(le).append("\"} ").append(cumulative)
+          .append('\n');
+    }
+    b.append(name).append("_sum{").append(labels).append("} ").append(latencySumSeconds.sum()).append('\n');
+    b.append(name).append("_count{").append(labels).append("} ").append(cumulative).append('\n');
+    return b.toString();
   }
 
   @Override

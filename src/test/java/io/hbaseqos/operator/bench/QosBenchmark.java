@@ -1,0 +1,267 @@
+package io.hbaseqos.operator.bench;
+
+import static io.hbaseqos.operator.support.Resources.cluster;
+import static io.hbaseqos.operator.support.Resources.protectedReads;
+import static io.hbaseqos.operator.support.Resources.sheddable;
+import static io.hbaseqos.operator.support.Resources.tenant;
+import static io.hbaseqos.operator.support.Resources.user;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hbaseqos.operator.api.QosStatus;
+import io.hbaseqos.operator.api.TenantQuota;
+import io.hbaseqos.operator.support.KubeApi;
+import io.hbaseqos.operator.support.OperatorHarness;
+import io.hbaseqos.operator.support.PrometheusServer;
+import io.hbaseqos.operator.support.StandaloneHBase;
+import io.hbaseqos.operator.support.ycsb.LatencyTenants;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.quotas.QuotaSettingsFactory;
+import org.apache.hadoop.hbase.quotas.ThrottleType;
+
+/**
+ * Latency protection on a real standalone HBase 2.6.4 with YCSB's core read workload: U, a
+ * real-time tenant reading at a steady pace, and T, a batch tenant reading as fast as its threads
+ * can. U's objective is its measured unloaded p99 times {@code --factor}. Three runs:
+ * <ol>
+ *   <li>no policy: T unthrottled;</li>
+ *   <li>the oracle: static REQUEST_NUMBER limits on T, swept from high to low; the best is the
+ *       highest under which U meets its objective in at least 90% of periods;</li>
+ *   <li>the policy: U protected, T sheddable, the packaged reconcilers against a real API server,
+ *       U's p99 read from a real Prometheus scraping U's client-side latency histogram; T starts
+ *       when the policy is in place.</li>
+ * </ol>
+ * U's p99 is judged per period from the client's own histogram (the ground truth, not what the
+ * operator read). Settled: the first period from which U meets its objective in at least 90% of
+ * the remaining periods. Prints the table and the policy's trajectory, writes an SVG chart;
+ * asserts nothing.
+ *
+ * <p>Run: {@code bin/benchmark qos [--u-rate 400] [--u-threads 2] [--t-threads 32] [--window 10]
+ * [--factor 2] [--periods 24] [--levels 0.5,0.35,0.25,0.18,0.12,0.08] [--level-periods 6]
+ * [--chart target/bench-qos.svg]}. The levels are fractions of T's unthrottled ops/s.
+ */
+public final class QosBenchmark {
+  static final double GOAL = 0.9;
+
+  private QosBenchmark() {}
+
+  public static void main(String[] args) {
+    SyncBenchmark.runAndExit(QosBenchmark::run, args);
+  }
+
+  /** One period: U's client-side p99 (ms) and the tenants' ops/s; the limit on T and its state where known. */
+  record Period(int n, double uP99, double uOps, double tOps, Long limit, String state, Double operatorMs) {}
+
+  static void run(String[] args) throws Exception {
+    Map<String, String> o = SyncBenchmark.options(args);
+    double uRate = Double.parseDouble(o.getOrDefault("u-rate", "400"));
+    int uThreads = Integer.parseInt(o.getOrDefault("u-threads", "2"));
+    int tThreads = Integer.parseInt(o.getOrDefault("t-threads", "32"));
+    int window = Integer.parseInt(o.getOrDefault("window", "10"));
+    double factor = Double.parseDouble(o.getOrDefault("factor", "2"));
+    int periods = Integer.parseInt(o.getOrDefault("periods", "24"));
+    int levelPeriods = Integer.parseInt(o.getOrDefault("level-periods", "6"));
+    List<Double> levels = Arrays.stream(o.getOrDefault("levels", "0.5,0.35,0.25,0.18,0.12,0.08").split(","))
+        .filter(s -> !s.isBlank()).map(Double::parseDouble).toList();
+    Path chart = Path.of(o.getOrDefault("chart", "target/bench-qos.svg"));
+
+    StandaloneHBase hbase = new StandaloneHBase(Files.createTempDirectory("bench-qos"), Map.of());
+    hbase.start();
+    try (LatencyTenants load = LatencyTenants.start(hbase.clientConfiguration(), "qos_usertable", 5000, "qos-u",
+        uThreads, uRate, "qos-t", tThreads); Admin admin = hbase.admin();
+        PrometheusServer prometheus = PrometheusServer.start(load::clientMetrics)) {
+      System.out.printf(Locale.ROOT, "# U: %d threads at %.0f reads/s together; T: %d threads as fast as they can; "
+          + "periods of %d s%n", uThreads, uRate, tThreads, window);
+      load.startBatch();
+      load.measure(20); // warm up every path: caches, JIT, connections
+      load.stopBatch();
+      load.measure(5);
+      List<Double> alone = new ArrayList<>();
+      for (int i = 0; i < 6; i++) {
+        alone.add(load.measure(window).uMs(99));
+      }
+      double unloaded = median(alone);
+      double bound = Math.round(unloaded * factor * 10) / 10.0;
+      System.out.printf(Locale.ROOT, "# U alone: p99 per period %s ms, median %.2f; objective p99 <= %.1f ms "
+          + "(%.1f x the unloaded p99)%n", fmt(alone), unloaded, bound, factor);
+
+      System.out.println("\n## run 1: no policy");
+      load.startBatch();
+      load.measure(5);
+      List<Period> free = periods(load, window, periods / 2, null);
+      double tFree = free.stream().mapToDouble(Period::tOps).average().orElse(0);
+      print(free, bound);
+
+      System.out.println("\n## run 2: static limits on T (the oracle sweep)");
+      long oracle = 0;
+      double oracleT = 0;
+      double oracleMet = 0;
+      List<String> sweep = new ArrayList<>();
+      for (double f : levels) {
+        long limit = Math.max(1, Math.round(f * tFree));
+        admin.setQuota(QuotaSettingsFactory.throttleUser(load.tUser, ThrottleType.REQUEST_NUMBER, limit,
+            TimeUnit.SECONDS));
+        Thread.sleep(6000); // RegionServers reload quotas on change (2.6.3+)
+        List<Period> ps = periods(load, window, levelPeriods, null);
+        double met = met(ps, bound);
+        double t = ps.stream().mapToDouble(Period::tOps).average().orElse(0);
+        sweep.add(String.format(Locale.ROOT, "| %d | %.0f | %s | %.0f%% |", limit, t,
+            fmt(ps.stream().map(Period::uP99).toList()), met * 100));
+        if (met >= GOAL && oracle == 0) {
+          oracle = limit;
+          oracleT = t;
+          oracleMet = met;
+        }
+      }
+      System.out.println("| T limit (req/s) | T ops/s | U p99 per period (ms) | periods met |");
+      System.out.println("|---|---|---|---|");
+      sweep.forEach(System.out::println);
+      admin.setQuota(QuotaSettingsFactory.unthrottleUser(load.tUser));
+      load.stopBatch();
+
+      System.out.println("\n## run 3: the operator's policy");
+      List<Period> policy = policy(hbase, load, prometheus, bound, window, periods, tFree);
+      print(policy, bound);
+      int settle = settle(policy, bound);
+      // never settled: judged from the first period U met its objective, and said so
+      int from = settle >= 0 ? settle : Math.max(0, firstMet(policy, bound));
+      List<Period> after = policy.subList(from, policy.size());
+      double policyT = after.stream().mapToDouble(Period::tOps).average().orElse(0);
+
+      System.out.println("\n| run | T limit | U periods meeting p99 <= " + bound + " ms | T ops/s | T vs oracle |");
+      System.out.println("|---|---|---|---|---|");
+      System.out.printf(Locale.ROOT, "| no policy | none | %.0f%% | %.0f | %s |%n", met(free, bound) * 100, tFree,
+          ratio(tFree, oracleT));
+      System.out.printf(Locale.ROOT, "| best static limit (sweep) | %s | %.0f%% | %.0f | 1.00 |%n",
+          oracle == 0 ? "none met the goal" : oracle + " req/s", oracleMet * 100, oracleT);
+      System.out.printf(Locale.ROOT, "| policy, %s | %s | %.0f%% | %.0f | %s |%n", settle >= 0
+          ? String.format(Locale.ROOT, "settled at period %d of %d", settle + 1, policy.size())
+          : String.format(Locale.ROOT, "never settled (>= 90%%): periods %d..%d", from + 1, policy.size()),
+          limits(after), met(after, bound) * 100, policyT, ratio(policyT, oracleT));
+      Files.createDirectories(chart.toAbsolutePath().getParent());
+      Files.writeString(chart, QosChart.svg(String.format(Locale.ROOT,
+          "Latency protection: U's p99 objective %.1f ms, T sheddable (oracle %d req/s)", bound, oracle), policy,
+          bound, oracle));
+      System.out.println("\nchart: " + chart);
+    } finally {
+      hbase.close();
+    }
+  }
+
+  static List<Period> policy(StandaloneHBase hbase, LatencyTenants load, PrometheusServer prometheus, double bound,
+      int window, int periods, double tFree) throws Exception {
+    KubernetesClient k8s = KubeApi.client();
+    String ns = KubeApi.newNamespace("bench-qos");
+    try (OperatorHarness operator = new OperatorHarness(k8s)) {
+      k8s.resource(cluster(ns, "hb", hbase.connectionSpec(), "30s")).create();
+      KubeApi.awaitClusterReady(ns, "hb");
+      String query = String.format(Locale.ROOT, "histogram_quantile(0.99, sum by (le) (rate("
+          + "ycsb_client_latency_seconds_bucket{tenant=\"%s\"}[%ds]))) * 1000", load.uUser, window);
+      TenantQuota u = tenant(ns, "u", "hb", user(load.uUser));
+      u.getSpec().setQos(protectedReads(100, bound, window + "s", prometheus.url, query));
+      long ceiling = Math.round(tFree * 1.5);
+      long floor = Math.max(10, Math.round(tFree * 0.01));
+      TenantQuota t = tenant(ns, "t", "hb", user(load.tUser));
+      t.getSpec().setQos(sheddable(10, floor, ceiling));
+      k8s.resource(u).create();
+      k8s.resource(t).create();
+      System.out.printf(Locale.ROOT, "# U protected (p99 <= %.1f ms, from Prometheus: %s); T sheddable, floor %d, "
+          + "ceiling %d req/s; T starts now%n", bound, query, floor, ceiling);
+      Thread.sleep(3000);
+      load.startBatch();
+      return periods(load, window, periods, () -> k8s.resources(TenantQuota.class).inNamespace(ns).withName("t")
+          .get(), () -> k8s.resources(TenantQuota.class).inNamespace(ns).withName("u").get());
+    } finally {
+      KubeApi.cleanUp(java.util.Set.of(ns));
+    }
+  }
+
+  static List<Period> periods(LatencyTenants load, int window, int n,
+      java.util.function.Supplier<TenantQuota> t) throws Exception {
+    return periods(load, window, n, t, null);
+  }
+
+  static List<Period> periods(LatencyTenants load, int window, int n, java.util.function.Supplier<TenantQuota> t,
+      java.util.function.Supplier<TenantQuota> u) throws Exception {
+    List<Period> out = new ArrayList<>();
+    for (int i = 1; i <= n; i++) {
+      LatencyTenants.Sample s = load.measure(window);
+      Long limit = null;
+      String state = null;
+      Double seen = null;
+      if (t != null) {
+        QosStatus q = t.get().getStatus() == null ? null : t.get().getStatus().getQos();
+        limit = q == null ? null : q.getLimit();
+        state = q == null ? null : q.getState();
+        TenantQuota uq = u.get();
+        if (uq.getStatus() != null && uq.getStatus().getQos() != null && uq.getStatus().getQos().getObjectives() != null
+            && !uq.getStatus().getQos().getObjectives().isEmpty()) {
+          seen = uq.getStatus().getQos().getObjectives().get(0).getObservedMillis();
+        }
+      }
+      out.add(new Period(i, s.uMs(99), s.uOps(), s.tOps(), limit, state, seen));
+    }
+    return out;
+  }
+
+  static void print(List<Period> ps, double bound) {
+    System.out.println("| period | U p99 ms (client) | met | U ops/s | T ops/s | T limit | T state | U p99 the operator read |");
+    System.out.println("|---|---|---|---|---|---|---|---|");
+    for (Period p : ps) {
+      System.out.printf(Locale.ROOT, "| %d | %.2f | %s | %.0f | %.0f | %s | %s | %s |%n", p.n(), p.uP99(),
+          p.uP99() <= bound ? "yes" : "no", p.uOps(), p.tOps(), p.limit() == null ? "-" : p.limit(),
+          p.state() == null ? "-" : p.state(), p.operatorMs() == null ? "-" : String.format(Locale.ROOT, "%.2f",
+              p.operatorMs()));
+    }
+  }
+
+  /** The first period from which U meets its objective in at least {@link #GOAL} of the rest; -1: never. */
+  static int settle(List<Period> ps, double bound) {
+    for (int i = 0; i < ps.size() - 2; i++) {
+      if (ps.get(i).uP99() <= bound && met(ps.subList(i, ps.size()), bound) >= GOAL) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  static int firstMet(List<Period> ps, double bound) {
+    for (int i = 0; i < ps.size(); i++) {
+      if (ps.get(i).uP99() <= bound) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  static double met(List<Period> ps, double bound) {
+    return ps.isEmpty() ? 0 : (double) ps.stream().filter(p -> p.uP99() <= bound).count() / ps.size();
+  }
+
+  static String limits(List<Period> ps) {
+    var s = ps.stream().map(Period::limit).filter(java.util.Objects::nonNull).mapToLong(Long::longValue)
+        .summaryStatistics();
+    return s.getCount() == 0 ? "-" : s.getMin() == s.getMax() ? s.getMin() + " req/s"
+        : s.getMin() + ".." + s.getMax() + " req/s";
+  }
+
+  static String ratio(double v, double oracle) {
+    return oracle <= 0 ? "-" : String.format(Locale.ROOT, "%.2f", v / oracle);
+  }
+
+  static double median(List<Double> xs) {
+    List<Double> s = xs.stream().sorted().toList();
+    return s.size() % 2 == 1 ? s.get(s.size() / 2) : (s.get(s.size() / 2 - 1) + s.get(s.size() / 2)) / 2;
+  }
+
+  static String fmt(List<Double> xs) {
+    return String.join(" ", xs.stream().map(x -> String.format(Locale.ROOT, "%.2f", x)).toList());
+  }
+}

@@ -1,0 +1,230 @@
+package io.hbaseqos.operator.it;
+
+import static io.hbaseqos.operator.support.Resources.protectedReads;
+import static io.hbaseqos.operator.support.Resources.sheddable;
+import static io.hbaseqos.operator.support.Resources.tenant;
+import static io.hbaseqos.operator.support.Resources.user;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hbaseqos.operator.api.QosStatus;
+import io.hbaseqos.operator.api.TenantQuota;
+import io.hbaseqos.operator.cluster.ClusterConnections;
+import io.hbaseqos.operator.support.KubeApi;
+import io.hbaseqos.operator.support.OperatorHarness;
+import io.hbaseqos.operator.support.PrometheusServer;
+import io.hbaseqos.operator.support.QuotaTableRaw;
+import io.hbaseqos.operator.support.StandaloneHBase;
+import io.hbaseqos.operator.support.ycsb.TenantLoad;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Latency protection on real parts: the packaged reconcilers against a real API server, a real
+ * standalone HBase 2.6.4 (limits read back raw from {@code hbase:quota}, a sheddable tenant's use
+ * from the RegionServer's per-user counters under real YCSB load), and a real Prometheus.
+ *
+ * <p>The squeeze test drives U's reading through Prometheus from a gauge the test sets (the
+ * application's own p99, as it would export it), so that each phase of the law is reached on
+ * purpose: a miss squeezes the lower-priority tenant and never the equal one, the floor holds and
+ * the cluster is said to be out of capacity, a restarted operator resumes without a write, a lost
+ * reading freezes the limit, and calm gives capacity back. How well the law protects a real
+ * latency is {@code bin/benchmark qos}'s to measure. The HBase source is read on real load.
+ */
+class ProtectionIT {
+  static final int WINDOW_S = 10;
+  static KubernetesClient k8s;
+  static OperatorHarness operator;
+  static PrometheusServer prometheus;
+  /** U's p99 as its application exports it (NaN: the series is gone). */
+  static volatile double uP99Ms = 1;
+  static final List<String> namespaces = new ArrayList<>();
+
+  @BeforeAll
+  static void start() throws Exception {
+    StandaloneHBase.shared();
+    k8s = KubeApi.client();
+    operator = new OperatorHarness(k8s);
+    prometheus = PrometheusServer.start(() -> Double.isNaN(uP99Ms) ? ""
+        : "# TYPE app_read_latency_p99_milliseconds gauge\napp_read_latency_p99_milliseconds " + uP99Ms + "\n");
+  }
+
+  @AfterAll
+  static void stop() {
+    KubeApi.cleanUp(namespaces);
+    operator.close();
+    prometheus.close();
+  }
+
+  static String namespace(String prefix) {
+    String ns = KubeApi.namespaceWithCluster(prefix, StandaloneHBase.shared().connectionSpec(), "30s");
+    namespaces.add(ns);
+    return ns;
+  }
+
+  static TenantQuota get(String ns, String name) {
+    return k8s.resources(TenantQuota.class).inNamespace(ns).withName(name).get();
+  }
+
+  static QosStatus qos(String ns, String name) {
+    TenantQuota tq = get(ns, name);
+    return tq.getStatus() == null ? null : tq.getStatus().getQos();
+  }
+
+  static Condition condition(String ns, String name, String type) {
+    return get(ns, name).getStatus().condition(type).orElse(null);
+  }
+
+  /** The REQUEST_NUMBER limit HBase holds for a user, read raw from hbase:quota (null: none). */
+  static Long rawLimit(String user) {
+    String v = QuotaTableRaw.read(StandaloneHBase.shared(), user).get("u." + user + " q:s");
+    if (v == null || !v.contains("req_num=")) {
+      return null;
+    }
+    return Long.parseLong(v.replaceAll(".*req_num=([0-9]+)/SECONDS.*", "$1"));
+  }
+
+  @Test
+  void aMissSqueezesTheLowerTenantToItsFloorNeverTheEqualOneAndCalmGivesBack() throws Exception {
+    String ns = namespace("qos-squeeze");
+    String m = Long.toString(System.nanoTime() % 1_000_000_000L, 36);
+    String u = "u-" + m;
+    String t = "t-" + m;
+    String peer = "p-" + m;
+    uP99Ms = 1;
+    TenantQuota ut = tenant(ns, "u", "hb", user(u));
+    ut.getSpec().setQos(protectedReads(100, 10, WINDOW_S + "s", prometheus.url,
+        "max(app_read_latency_p99_milliseconds)"));
+    TenantQuota tt = tenant(ns, "t", "hb", user(t));
+    tt.getSpec().setQos(sheddable(10, 100, 5000));
+    TenantQuota pt = tenant(ns, "peer", "hb", user(peer));
+    pt.getSpec().setQos(sheddable(100, 100, 3000)); // U's own priority: never slowed down for U
+    k8s.resource(ut).create();
+    k8s.resource(tt).create();
+    k8s.resource(pt).create();
+    try (TenantLoad tLoad = TenantLoad.start(StandaloneHBase.shared().clientConfiguration(), t, workload(), 2);
+        TenantLoad peerLoad = TenantLoad.start(StandaloneHBase.shared().clientConfiguration(), peer, workload(), 1)) {
+      // calm: both sheddable tenants at their ceilings in HBase
+      await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> {
+        assertThat(rawLimit(t)).isEqualTo(5000L);
+        assertThat(rawLimit(peer)).isEqualTo(3000L);
+        assertThat(condition(ns, "u", "LatencyObjectivesMet")).isNotNull()
+            .satisfies(c -> assertThat(c.getStatus()).isEqualTo("True"));
+        assertThat(qos(ns, "t").getState()).isEqualTo("Free");
+      });
+
+      // a miss: U reads 4x its bound; T is squeezed below what it used, the peer never
+      uP99Ms = 40;
+      await().atMost(3L * WINDOW_S + 10, TimeUnit.SECONDS).untilAsserted(() -> {
+        assertThat(rawLimit(t)).isLessThan(5000L).isGreaterThanOrEqualTo(100L);
+        assertThat(qos(ns, "t").getState()).isIn("Squeezed", "Held");
+      });
+      QosStatus squeezed = qos(ns, "t");
+      System.out.printf(Locale.ROOT, "protection IT: squeezed T to %d req/sec (%s)%n", squeezed.getLimit(),
+          squeezed.getMessage());
+      assertThat(squeezed.getHeldBy()).containsExactly(ns + "/u");
+      assertThat(qos(ns, "u").getHolding()).containsExactly(ns + "/t");
+      assertThat(condition(ns, "u", "LatencyObjectivesMet").getReason()).isEqualTo("Missed");
+      assertThat(condition(ns, "t", "Shed").getStatus()).isEqualTo("True");
+      assertThat(rawLimit(t)).as("status says what HBase holds").isEqualTo(squeezed.getLimit());
+
+      // still missed: down to the floor, never below it; then the cluster is out of capacity for U
+      await().atMost(12L * WINDOW_S, TimeUnit.SECONDS).untilAsserted(() -> {
+        assertThat(rawLimit(t)).isEqualTo(100L);
+        assertThat(condition(ns, "u", "LatencyObjectivesMet").getReason()).isEqualTo("OutOfCapacity");
+      });
+      assertThat(operator.registry.find("hbaseqos.tenant.latency.out.of.capacity").tag("namespace", ns)
+          .tag("tenantquota", "u").gauge()
+          .value()).isEqualTo(1.0);
+      assertThat(KubeApi.eventReasons(ns, "t")).contains("Squeezed");
+      assertThat(KubeApi.eventReasons(ns, "u")).contains("Missed", "OutOfCapacity");
+      assertThat(rawLimit(peer)).as("a tenant of equal priority is never slowed down").isEqualTo(3000L);
+      assertThat(qos(ns, "peer").getState()).isEqualTo("Free");
+
+      // a restarted operator resumes at the floor: it writes nothing and moves nothing
+      Map<String, String> raw = QuotaTableRaw.read(StandaloneHBase.shared(), m);
+      operator.close();
+      operator = new OperatorHarness(k8s);
+      String key = ClusterConnections.key(ns, "hb");
+      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(2L * WINDOW_S + 5);
+      while (System.nanoTime() < end) {
+        QosStatus q = qos(ns, "t");
+        assertThat(q.getLimit()).as("after a restart").isEqualTo(100L);
+        assertThat(q.getState()).isIn("Held", "Squeezed");
+        Thread.sleep(500);
+      }
+      assertThat(operator.hbaseCalls(key, "setQuota")).as("a restarted operator writes nothing").isZero();
+      assertThat(QuotaTableRaw.read(StandaloneHBase.shared(), m)).isEqualTo(raw);
+
+      // the reading is lost: every limit below holds as it is (fail-static), the objective is Unknown
+      uP99Ms = Double.NaN;
+      await().atMost(3L * WINDOW_S + 10, TimeUnit.SECONDS).untilAsserted(() -> {
+        assertThat(qos(ns, "t").getState()).isEqualTo("Frozen");
+        assertThat(condition(ns, "u", "LatencyObjectivesMet").getReason()).isEqualTo("MetricsUnavailable");
+      });
+      assertThat(rawLimit(t)).isEqualTo(100L);
+
+      // calm again: capacity comes back gradually, a quarter at a time
+      uP99Ms = 1;
+      await().atMost(8L * WINDOW_S, TimeUnit.SECONDS).untilAsserted(() -> {
+        assertThat(qos(ns, "t").getState()).isEqualTo("Released");
+        assertThat(rawLimit(t)).isGreaterThan(100L);
+      });
+      long released = rawLimit(t);
+      System.out.printf(Locale.ROOT, "protection IT: released T to %d req/sec%n", released);
+      assertThat(released).as("a gradual give-back, not a jump to the ceiling").isLessThanOrEqualTo(125L);
+      assertThat(condition(ns, "u", "LatencyObjectivesMet").getStatus()).isEqualTo("True");
+      assertThat(KubeApi.eventReasons(ns, "t")).contains("Released");
+      assertThat(tLoad.ok()).as("T did real work").isPositive();
+      assertThat(peerLoad.ok()).isPositive();
+    }
+  }
+
+  @Test
+  void theHBaseSourceReadsTheProtectedTenantsServerSideLatencyFromItsRegionServer() throws Exception {
+    String ns = namespace("qos-hbase");
+    String m = Long.toString(System.nanoTime() % 1_000_000_000L, 36);
+    String u = "uh-" + m;
+    TenantQuota ut = tenant(ns, "u", "hb", user(u));
+    ut.getSpec().setQos(protectedReads(100, 99, 50, WINDOW_S + "s"));
+    TenantQuota tt = tenant(ns, "t", "hb", user("th-" + m));
+    tt.getSpec().setQos(sheddable(10, 100, 5000));
+    k8s.resource(ut).create();
+    k8s.resource(tt).create();
+    try (TenantLoad uLoad = TenantLoad.start(StandaloneHBase.shared().clientConfiguration(), u, workload(), 2, 200)) {
+      // busy reads of a few hundred microseconds: HBase's whole-millisecond histogram reads 0 or 1, and a
+      // busy tenant is judged (met with margin), never mistaken for an idle one
+      await().atMost(4L * WINDOW_S, TimeUnit.SECONDS).untilAsserted(() -> {
+        QosStatus.Objective o = qos(ns, "u").getObjectives().get(0);
+        assertThat(o.getVerdict()).isEqualTo("MetWithMargin");
+        assertThat(o.getObservedMillis()).isNotNull().isBetween(0.0, 50.0);
+        assertThat(o.getJudgedPeriods()).isGreaterThanOrEqualTo(2);
+        assertThat(condition(ns, "u", "LatencyObjectivesMet").getReason()).isEqualTo("Met");
+      });
+      assertThat(qos(ns, "t").getState()).isEqualTo("Free");
+      assertThat(rawLimit("th-" + m)).isEqualTo(5000L);
+      assertThat(uLoad.ok()).isPositive();
+    }
+    // U stops: no operation counted in a period is Idle, not met
+    await().atMost(4L * WINDOW_S, TimeUnit.SECONDS).untilAsserted(() ->
+        assertThat(qos(ns, "u").getObjectives().get(0).getVerdict()).isEqualTo("Idle"));
+  }
+
+  static java.util.Properties workload() {
+    java.util.Properties w = TenantLoad.readWorkload("protection_usertable", 1000);
+    try {
+      TenantLoad.load(StandaloneHBase.shared().clientConfiguration(), "loader", w);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+    return w;
+  }
+}
