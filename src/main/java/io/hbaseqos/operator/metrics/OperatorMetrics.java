@@ -254,15 +254,12 @@ public class OperatorMetrics {
 
   private List<Gauge> spaceGauges(String namespace, String name, double[] v) {
     return List.of(
-        Gauge.builder("hbaseqos.tenant.space.used.bytes", v, a -> a[0])
-            .description("Bytes a TenantQuota's table or namespace uses, as HBase's master last reported")
-            .tags("namespace", namespace, "tenantquota", name).register(registry),
-        Gauge.builder("hbaseqos.tenant.space.limit.bytes", v, a -> a[1])
-            .description("The space limit a TenantQuota holds in HBase, in bytes")
-            .tags("namespace", namespace, "tenantquota", name).register(registry),
-        Gauge.builder("hbaseqos.tenant.space.in.violation", v, a -> a[2])
-            .description("1 while HBase enforces the space quota's violation policy")
-            .tags("namespace", namespace, "tenantquota", name).register(registry));
+        slotGauge("hbaseqos.tenant.space.used.bytes",
+            "Bytes a TenantQuota's table or namespace uses, as HBase's master last reported", v, 0, namespace, name),
+        slotGauge("hbaseqos.tenant.space.limit.bytes", "The space limit a TenantQuota holds in HBase, in bytes", v, 1,
+            namespace, name),
+        slotGauge("hbaseqos.tenant.space.in.violation", "1 while HBase enforces the space quota's violation policy",
+            v, 2, namespace, name));
   }
 
   /** The loop states, as named in {@code hbaseqos_tenant_calibration_state{state}}. */
@@ -293,26 +290,21 @@ public class OperatorMetrics {
   }
 
   private List<Gauge> calibrationGauges(String namespace, String name, double[] v) {
-    List<Gauge> out = new java.util.ArrayList<>();
-    out.add(Gauge.builder("hbaseqos.tenant.target.ops.per.second", v, a -> a[0])
-        .description("Ops/s a calibrated TenantQuota should get").tags("namespace", namespace, "tenantquota", name)
-        .register(registry));
-    out.add(Gauge.builder("hbaseqos.tenant.observed.ops.per.second", v, a -> a[1])
-        .description("Ops/s the calibration loop measured in its last period")
-        .tags("namespace", namespace, "tenantquota", name).register(registry));
-    out.add(Gauge.builder("hbaseqos.tenant.calibration.error.ratio", v, a -> a[2])
-        .description("Observed over target ops/s, minus 1").tags("namespace", namespace, "tenantquota", name)
-        .register(registry));
+    List<Gauge> out = new java.util.ArrayList<>(List.of(
+        slotGauge("hbaseqos.tenant.target.ops.per.second", "Ops/s a calibrated TenantQuota should get", v, 0,
+            namespace, name),
+        slotGauge("hbaseqos.tenant.observed.ops.per.second", "Ops/s the calibration loop measured in its last period",
+            v, 1, namespace, name),
+        slotGauge("hbaseqos.tenant.calibration.error.ratio", "Observed over target ops/s, minus 1", v, 2, namespace,
+            name)));
     for (int i = 0; i < CALIBRATION_STATES.size(); i++) {
-      int idx = 3 + i;
-      out.add(Gauge.builder("hbaseqos.tenant.calibration.state", v, a -> a[idx])
-          .description("1 for the calibration loop's current state")
-          .tags("namespace", namespace, "tenantquota", name, "state", CALIBRATION_STATES.get(i)).register(registry));
+      out.add(slotGauge("hbaseqos.tenant.calibration.state", "1 for the calibration loop's current state", v, 3 + i,
+          namespace, name, "state", CALIBRATION_STATES.get(i)));
     }
     return out;
   }
 
-  /** Registers (or finds, Micrometer keeps one per id) the gauge of one throttle of one tenant; key is type/scope. */
+  /** Per QoS tenant: latency over bound, out of capacity, shed limit and shed values behind its gauges. */
   private final TenantGauges protections = new TenantGauges(4, this::protectionGauges);
 
   /**
@@ -335,20 +327,25 @@ public class OperatorMetrics {
 
   private List<Gauge> protectionGauges(String namespace, String name, double[] v) {
     return List.of(
-        Gauge.builder("hbaseqos.tenant.latency.objective.ratio", v, a -> a[0])
-            .description("A protected tenant's worst latency reading over its objective's bound (above 1: missed)")
-            .tags("namespace", namespace, "tenantquota", name).register(registry),
-        Gauge.builder("hbaseqos.tenant.latency.out.of.capacity", v, a -> a[1])
-            .description("1 while an objective is missed with every sheddable tenant below at its floor")
-            .tags("namespace", namespace, "tenantquota", name).register(registry),
-        Gauge.builder("hbaseqos.tenant.shed.limit", v, a -> a[2])
-            .description("A sheddable tenant's limit (req/sec) set by latency protection")
-            .tags("namespace", namespace, "tenantquota", name).register(registry),
-        Gauge.builder("hbaseqos.tenant.shed", v, a -> a[3])
-            .description("1 while a sheddable tenant is held below its ceiling").tags("namespace", namespace,
-                "tenantquota", name).register(registry));
+        slotGauge("hbaseqos.tenant.latency.objective.ratio",
+            "A protected tenant's worst latency reading over its objective's bound (above 1: missed)", v, 0, namespace,
+            name),
+        slotGauge("hbaseqos.tenant.latency.out.of.capacity",
+            "1 while an objective is missed with every sheddable tenant below at its floor", v, 1, namespace, name),
+        slotGauge("hbaseqos.tenant.shed.limit", "A sheddable tenant's limit (req/sec) set by latency protection", v, 2,
+            namespace, name),
+        slotGauge("hbaseqos.tenant.shed", "1 while a sheddable tenant is held below its ceiling", v, 3, namespace,
+            name));
   }
 
+  /** One gauge of a tenant's family: slot {@code i} of its values, labelled namespace, tenantquota and {@code tags}. */
+  private Gauge slotGauge(String metric, String description, double[] v, int i, String namespace, String name,
+      String... tags) {
+    return Gauge.builder(metric, v, a -> a[i]).description(description)
+        .tags("namespace", namespace, "tenantquota", name).tags(tags).register(registry);
+  }
+
+  /** Registers (or finds, Micrometer keeps one per id) the gauge of one throttle of one tenant; key is type/scope. */
   private Gauge tenantGauge(String namespace, String name, String key, AtomicReference<Double> value) {
     String[] typeScope = key.split("/");
     return Gauge.builder("hbaseqos.tenant.limit", value, AtomicReference::get)

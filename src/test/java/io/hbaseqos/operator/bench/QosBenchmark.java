@@ -176,39 +176,34 @@ public final class QosBenchmark {
           + "ceiling %d req/s; T starts now%n", bound, query, floor, ceiling);
       Thread.sleep(3000);
       load.startBatch();
-      return periods(load, window, periods, () -> k8s.resources(TenantQuota.class).inNamespace(ns).withName("t")
-          .get(), () -> k8s.resources(TenantQuota.class).inNamespace(ns).withName("u").get());
+      return periods(load, window, periods, name -> k8s.resources(TenantQuota.class).inNamespace(ns).withName(name)
+          .get());
     } finally {
       KubeApi.cleanUp(java.util.Set.of(ns));
     }
   }
 
+  /**
+   * Measures {@code n} periods; with {@code tenants} (the policy run), also T's limit and state and the
+   * reading of U's objective from their TenantQuotas {@code t} and {@code u}.
+   */
   static List<Period> periods(LatencyTenants load, int window, int n,
-      java.util.function.Supplier<TenantQuota> t) throws Exception {
-    return periods(load, window, n, t, null);
-  }
-
-  static List<Period> periods(LatencyTenants load, int window, int n, java.util.function.Supplier<TenantQuota> t,
-      java.util.function.Supplier<TenantQuota> u) throws Exception {
+      java.util.function.Function<String, TenantQuota> tenants) throws Exception {
     List<Period> out = new ArrayList<>();
     for (int i = 1; i <= n; i++) {
       LatencyTenants.Sample s = load.measure(window);
-      Long limit = null;
-      String state = null;
-      Double seen = null;
-      if (t != null) {
-        QosStatus q = t.get().getStatus() == null ? null : t.get().getStatus().getQos();
-        limit = q == null ? null : q.getLimit();
-        state = q == null ? null : q.getState();
-        TenantQuota uq = u.get();
-        if (uq.getStatus() != null && uq.getStatus().getQos() != null && uq.getStatus().getQos().getObjectives() != null
-            && !uq.getStatus().getQos().getObjectives().isEmpty()) {
-          seen = uq.getStatus().getQos().getObjectives().get(0).getObservedMillis();
-        }
-      }
-      out.add(new Period(i, s.uMs(99), s.uOps(), s.tOps(), limit, state, seen));
+      QosStatus t = tenants == null ? null : qos(tenants.apply("t"));
+      QosStatus u = tenants == null ? null : qos(tenants.apply("u"));
+      Double seen = u == null || u.getObjectives() == null || u.getObjectives().isEmpty() ? null
+          : u.getObjectives().get(0).getObservedMillis();
+      out.add(new Period(i, s.uMs(99), s.uOps(), s.tOps(), t == null ? null : t.getLimit(),
+          t == null ? null : t.getState(), seen));
     }
     return out;
+  }
+
+  static QosStatus qos(TenantQuota tq) {
+    return tq == null || tq.getStatus() == null ? null : tq.getStatus().getQos();
   }
 
   static void print(List<Period> ps, double bound) {
