@@ -263,8 +263,8 @@ public class OperatorMetrics {
   }
 
   /** The loop states, as named in {@code hbaseqos_tenant_calibration_state{state}}. */
-  public static final List<String> CALIBRATION_STATES = List.of("Converging", "Converged", "DemandLimited",
-      "MetricsUnavailable", "AtBound");
+  public static final List<String> CALIBRATION_STATES = java.util.Arrays.stream(
+      io.hbaseqos.operator.calibration.ControlLaw.State.values()).map(Enum::name).toList();
   /** Per calibrated tenant: target, observed, error and state values behind its gauges. */
   private final TenantGauges calibrations = new TenantGauges(3 + CALIBRATION_STATES.size(), this::calibrationGauges);
 
