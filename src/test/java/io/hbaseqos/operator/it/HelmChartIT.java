@@ -180,8 +180,9 @@ class HelmChartIT {
 
   /**
    * The chart's alerting rules as Prometheus itself reads them: {@code promtool check rules}, and
-   * {@code promtool test rules} for the calibration alert on synthetic series (a loop Converging for
-   * 40 minutes fires after 30; a DemandLimited or Converged one never does).
+   * {@code promtool test rules} for the tenant alerts on synthetic series (a loop Converging for
+   * 40 minutes fires after 30; a DemandLimited or Converged one never does; a protected tenant out of
+   * capacity fires after 10 minutes, one out of capacity for 5 minutes never does).
    */
   @Test
   void theAlertRulesAreValidPrometheusRulesAndTheCalibrationAlertFiresOnlyWhenItShould() throws Exception {
@@ -195,12 +196,13 @@ class HelmChartIT {
     Kubectl.Result check = Processes.run(List.of(promtool.toString(), "check", "rules",
         dir.resolve("rules.yaml").toString()), Map.of());
     assertThat(check.exit()).as(check.output()).isZero();
-    assertThat(check.output()).contains("SUCCESS: 9 rules found");
+    assertThat(check.output()).contains("SUCCESS: 10 rules found");
 
     Map<String, String> annotations = annotations(rule, "HBaseQosCalibrationNotConverging");
     Map<String, String> near = annotations(rule, "HBaseQosSpaceQuotaNearLimit");
     Map<String, String> violated = annotations(rule, "HBaseQosSpaceQuotaViolated");
     Map<String, String> settings = annotations(rule, "HBaseQosQuotaSettingsMismatch");
+    Map<String, String> capacity = annotations(rule, "HBaseQosLatencyOutOfCapacity");
     String summary = annotations.get("summary").replace("{{ $labels.namespace }}", "team-a")
         .replace("{{ $labels.tenantquota }}", "dashboards").replace("{{ $labels.state }}", "Converging");
     Files.writeString(dir.resolve("test.yaml"), String.join("\n",
@@ -243,6 +245,11 @@ class HelmChartIT {
         "        values: '2x40'",
         "      - series: 'hbaseqos_cluster_quota_setting_mismatches{cluster=\"team-a/staging\"}'",
         "        values: '1x10 0x30'",
+        // latency: checkout out of capacity from minute 5 on; search for 5 minutes only, then squeezing helped
+        "      - series: 'hbaseqos_tenant_latency_out_of_capacity{namespace=\"team-a\",tenantquota=\"checkout\"}'",
+        "        values: '0x5 1x35'",
+        "      - series: 'hbaseqos_tenant_latency_out_of_capacity{namespace=\"team-a\",tenantquota=\"search\"}'",
+        "        values: '1x5 0x35'",
         "    alert_rule_test:",
         "      - eval_time: 25m",
         "        alertname: HBaseQosCalibrationNotConverging",
@@ -285,6 +292,17 @@ class HelmChartIT {
         "              summary: " + Serialization.asJson(settings.get("summary").replace("{{ $value }}", "2")
             .replace("{{ $labels.cluster }}", "team-a/prod")),
         "              description: " + Serialization.asJson(settings.get("description")),
+        "      - eval_time: 12m",
+        "        alertname: HBaseQosLatencyOutOfCapacity",
+        "        exp_alerts: []",
+        "      - eval_time: 20m",
+        "        alertname: HBaseQosLatencyOutOfCapacity",
+        "        exp_alerts:",
+        "          - exp_labels: {severity: critical, namespace: team-a, tenantquota: checkout}",
+        "            exp_annotations:",
+        "              summary: " + Serialization.asJson(capacity.get("summary").replace(
+            "{{ $labels.namespace }}/{{ $labels.tenantquota }}", "team-a/checkout")),
+        "              description: " + Serialization.asJson(capacity.get("description")),
         ""));
     Kubectl.Result test = Processes.run(List.of(promtool.toString(), "test", "rules",
         dir.resolve("test.yaml").toString()), Map.of());
@@ -310,6 +328,7 @@ class HelmChartIT {
       "reconcileThreads=0                  | at '/reconcileThreads'",
       "image.pullPolicy=Sometimes          | at '/image/pullPolicy'",
       "metrics.prometheusRule.calibrationNotConvergingFor=soon | at '/metrics/prometheusRule/calibrationNotConvergingFor'",
+      "metrics.prometheusRule.latencyOutOfCapacityFor=10 | at '/metrics/prometheusRule/latencyOutOfCapacityFor'",
       "replica=2                           | additional properties 'replica' not allowed"})
   void schemaRefusesBadValuesWithAMessageNamingTheField(String set, String message) {
     Kubectl.Result r = Helm.offline("template", "hbq", Helm.chart().toString(), "--set", set);

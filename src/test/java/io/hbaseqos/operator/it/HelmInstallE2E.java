@@ -132,7 +132,7 @@ class HelmInstallE2E {
       assertThat(r.exit()).as(r.output()).isZero();
       await().atMost(90, TimeUnit.SECONDS).untilAsserted(() -> assertThat(
           k8s.resources(TenantQuota.class).inNamespace(ns).list().getItems())
-          .as(() -> op.logTail(40)).hasSize(5).allSatisfy(tq -> assertThat(ready(ns, tq.getMetadata().getName())).isTrue()));
+          .as(() -> op.logTail(40)).hasSize(7).allSatisfy(tq -> assertThat(ready(ns, tq.getMetadata().getName())).isTrue()));
       assertThat(HBaseQuotas.user("analytics")).isEqualTo(Map.of("REQUEST_NUMBER", "2500req/sec", "READ_SIZE", "10M/sec"));
 
       // GitOps: the operator never writes spec, so Argo CD sees no difference and generation stays 1

@@ -65,6 +65,9 @@ class OperatorE2E {
     }
     // the calibrated example starts from its spec's limit; without load there is nothing to move it
     assertThat(HBaseQuotas.user("dashboards")).isEqualTo(Map.of("READ_NUMBER", "1000req/sec"));
+    // the sheddable example holds its ceiling while its protected tenant is idle; a protected tenant holds no quota
+    assertThat(HBaseQuotas.user("backfill")).isEqualTo(Map.of("REQUEST_NUMBER", "20000req/sec"));
+    assertThat(HBaseQuotas.user("checkout")).isEmpty();
 
     HBaseCluster hc = k8s.resources(HBaseCluster.class).inNamespace(ns).withName("demo").get();
     await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> {
@@ -73,7 +76,7 @@ class OperatorE2E {
       assertThat(c.getStatus().getRegionServers()).isEqualTo(1);
       assertThat(c.getStatus().getRpcThrottleEnabled()).isTrue();
       assertThat(c.getStatus().getQuotasEnabled()).isTrue();
-      assertThat(c.getStatus().getManagedQuotas()).isEqualTo(5);
+      assertThat(c.getStatus().getManagedQuotas()).isEqualTo(6);
     });
     assertThat(hc).isNotNull();
 
@@ -82,7 +85,9 @@ class OperatorE2E {
 
     var metrics = operator.get("/q/metrics").body();
     assertThat(metrics).contains("hbaseqos_quota_writes_total").contains("hbaseqos_hbase_call_seconds")
-        .contains("hbaseqos_tenant_target_ops_per_second{namespace=\"" + ns + "\",tenantquota=\"dashboards\"} 2000.0");
+        .contains("hbaseqos_tenant_target_ops_per_second{namespace=\"" + ns + "\",tenantquota=\"dashboards\"} 2000.0")
+        .contains("hbaseqos_tenant_latency_out_of_capacity{namespace=\"" + ns + "\",tenantquota=\"checkout\"} 0.0")
+        .contains("hbaseqos_tenant_shed_limit{namespace=\"" + ns + "\",tenantquota=\"backfill\"} 20000.0");
     assertThat(operator.get("/q/health/live").statusCode()).isEqualTo(200);
 
     r = Kubectl.run("delete", "-n", ns, "tq", "analytics", "reports-on-usertable", "--wait=true", "--timeout=60s");
