@@ -6,6 +6,11 @@ package io.hbaseqos.operator.calibration;
  * (a secant between the mean measurements at two limits) and blended with what was known before
  * in proportion to how large the move was.
  *
+ * <p>Until a secant is learnt, a move assumes the elasticity is 1, the most a throttle can give
+ * (ops at most proportional to the limit), so the first move falls short of the target instead of
+ * overshooting it on a plant steeper than assumed; HBase under a saturating client is such a plant
+ * (elasticity near 1), where an assumed 0.3 overshot by 40-60%.
+ *
  * <p>Measurements at one limit are averaged. The first period after a large move still partly
  * reflects the old limit (the metrics window straddles the change), so it may trigger another
  * move but does not count toward the average. Inside the tolerance band the loop moves only when
@@ -37,7 +42,8 @@ package io.hbaseqos.operator.calibration;
  */
 public final class LogNewtonLaw implements ControlLaw {
   public static final String NAME = "ours";
-  static final double PRIOR_ELASTICITY = 0.3;
+  /** What a raise is expected to return before any secant is learnt, to judge whether it paid. */
+  static final double TYPICAL_ELASTICITY = 0.3;
   static final double MIN_ELASTICITY = 0.05;
   static final double MAX_ELASTICITY = 1.0;
   /**
@@ -47,12 +53,13 @@ public final class LogNewtonLaw implements ControlLaw {
    */
   static final double NOT_BINDING = 0.001;
   /**
-   * Gain of a move from outside the band; the first move, made with only the prior elasticity, is
-   * more careful either way (a full first step down can land where the curve is flat, and the
-   * secant learnt there then misleads).
+   * Gain of a move made with a learnt elasticity. Before one is learnt, a move takes the elasticity to
+   * be {@link #MAX_ELASTICITY} with a gain of 1: the move that would just reach the target if the
+   * tenant's ops followed its limit one for one, the most a throttle can give (a limit k times higher
+   * admits at most k times the requests). On any plant whose elasticity is at most 1 it falls short
+   * of the target, either way, and never overshoots; the secant it yields teaches the next move.
    */
   static final double GAIN = 0.85;
-  static final double GAIN_FIRST = 0.6;
   /**
    * Headroom of a demand-limited hold: below its target, a tenant HBase no longer throttles keeps
    * at most this many times the last limit at which HBase was measured throttling it.
@@ -85,7 +92,8 @@ public final class LogNewtonLaw implements ControlLaw {
   private final Settings s;
   private final double lnT;
   private final double band;
-  private double elasticity = PRIOR_ELASTICITY;
+  /** The elasticity learnt from secants; until the first, the bound {@link #MAX_ELASTICITY}. */
+  private double elasticity = MAX_ELASTICITY;
   private boolean learnt;
 
   /** The limit the samples below were taken at (ln), and whether the move to it was large. */
@@ -288,7 +296,7 @@ public final class LogNewtonLaw implements ControlLaw {
     if (crossings >= CYCLE && bracketed() && (highL - lowL < MIN_BRACKET || Math.exp(highL) - Math.exp(lowL) < 1)) {
       return holdNearest(limit, u);
     }
-    double step = (learnt ? GAIN : GAIN_FIRST) * err / elasticity;
+    double step = learnt ? GAIN * err / elasticity : err / MAX_ELASTICITY;
     step = Math.max(-Math.log(s.maxStep()), Math.min(Math.log(s.maxStep()), step));
     if (cautiousClimb && step > 0) {
       step = Math.min(step, Math.log(HEADROOM));
@@ -504,7 +512,9 @@ public final class LogNewtonLaw implements ControlLaw {
     if (Math.abs(du) < 0.02) {
       return null;
     }
-    double predicted = elasticity;
+    // what the raise should have gained: by the learnt elasticity, or by a typical one before any was
+    // learnt (the first move's elasticity of 1 is a bound for not overshooting, not a prediction)
+    double predicted = learnt ? elasticity : TYPICAL_ELASTICITY;
     double measured = Math.max(MIN_ELASTICITY, Math.min(MAX_ELASTICITY, (x - prevMean) / du));
     // a scalar Kalman update: a secant over a small move is mostly noise
     double secantVariance = 2 * noise() * noise() / (du * du);
