@@ -193,6 +193,11 @@ public final class LogNewtonLaw implements ControlLaw {
     }
     if (binding && !provisional) {
       bindLnL = u; // the last limit a clean period found holding the tenant back
+    } else if (binding && !Double.isNaN(prevLnL)) {
+      // a period that straddles a move ran under both limits: the lower of the two held the tenant back. (Taking
+      // only clean periods left a loop that moved every period with the first limit it ever measured, and a
+      // demand-limited hold then dropped it to twice that.)
+      bindLnL = Math.min(u, prevLnL);
     }
     if (held) {
       Step hold = whileHeld(limit, x, y, binding, provisional);

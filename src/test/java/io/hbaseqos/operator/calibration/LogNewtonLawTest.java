@@ -184,19 +184,28 @@ class LogNewtonLawTest {
   }
 
   /**
-   * Wind-up when the target exceeds demand (the read curve's tenant stops at 3644 ops/s; target
-   * 5000; throttling stops at limit 10000): DemandLimited holds at most twice the limit from which
-   * the throttle stops holding the tenant back, on every seed; the one-period peak before the
-   * throttle is seen to stop is reported by bin/calibration-sim, and stays under the spec's maxStep
-   * times that limit.
+   * Wind-up when the target exceeds demand (the read curve's tenant stops at 3644 ops/s, the scan
+   * curve's at 690; throttling stops at the curve's last limit): DemandLimited holds at most twice
+   * the limit from which the throttle stops holding the tenant back, on every seed, and keeps the
+   * tenant within 10% of its demand (a raise on the flat top of the scan curve may gain under a third of what was predicted, and hold there). The one-period peak before the throttle is seen to stop is reported by
+   * bin/calibration-sim: under the spec's maxStep (10) times that limit on the read curve; on the scan
+   * curve, whose top is flat (elasticity 0.08), up to 28x, a second 10x raise made on a period that
+   * still counted the old limit's throttling (0.3%), taken back the period after. A loop that moved
+   * every period, each first period straddling the move, once knew no binding limit but its first:
+   * its hold dropped the scan tenant to twice that (1600 req/s, a quarter of its demand) and climbed
+   * again, for ever.
    */
-  @Test
-  void aTargetAboveDemandHoldsAtMostTwiceTheLimitWhereThrottlingStopped() throws Exception {
-    for (Simulation.Result r : seeds("read", 5000, Scenario.steady, 0.02, 30)) {
+  @ParameterizedTest
+  @CsvSource({"read, 5000, 10", "read, 4000, 10", "scan, 800, 30"})
+  void aTargetAboveDemandHoldsAtMostTwiceTheLimitWhereThrottlingStopped(String curveName, double target,
+      double peak) throws Exception {
+    double demand = curve(curveName).demand();
+    for (Simulation.Result r : seeds(curveName, target, Scenario.steady, 0.02, 30)) {
       assertThat(r.windupHeld()).as("held").isLessThanOrEqualTo(Goals.WINDUP_HELD);
-      assertThat(r.windupPeak()).as("peak").isLessThanOrEqualTo(10);
-      assertThat(r.periods().subList(10, 30)).allMatch(p -> p.state() == ControlLaw.State.DemandLimited);
-      assertThat(r.writes()).isLessThanOrEqualTo(5);
+      assertThat(r.windupPeak()).as("peak").isLessThanOrEqualTo(peak);
+      assertThat(r.periods().subList(15, 30)).allMatch(p -> p.state() == ControlLaw.State.DemandLimited)
+          .allSatisfy(p -> assertThat(p.trueOps()).as("held near its demand").isGreaterThan(0.9 * demand));
+      assertThat(r.writes()).as("no climb-and-drop cycle").isLessThanOrEqualTo(12);
     }
   }
 
