@@ -9,7 +9,7 @@ package io.hbaseqos.operator.calibration;
  * <p>Until a secant is learnt, a move assumes the elasticity is 1, the most a throttle can give
  * (ops at most proportional to the limit), so the first move falls short of the target instead of
  * overshooting it on a plant steeper than assumed; HBase under a saturating client is such a plant
- * (elasticity near 1), where an assumed 0.3 overshot by 40-60%.
+ * (elasticity near 1), where an assumed 0.3 overshot by 37-64%.
  *
  * <p>Measurements at one limit are averaged. The first period after a large move still partly
  * reflects the old limit (the metrics window straddles the change), so it may trigger another
