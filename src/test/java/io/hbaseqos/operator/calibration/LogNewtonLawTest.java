@@ -187,8 +187,9 @@ class LogNewtonLawTest {
    * Wind-up when the target exceeds demand (the read curve's tenant stops at 3644 ops/s, the scan
    * curve's at 690; throttling stops at the curve's last limit): DemandLimited holds at most twice
    * the limit from which the throttle stops holding the tenant back, on every seed, and keeps the
-   * tenant within 10% of its demand (a raise on the flat top of the scan curve may gain under a third of what was predicted, and hold there). The one-period peak before the throttle is seen to stop is reported by
-   * bin/calibration-sim: under the spec's maxStep (10) times that limit on the read curve; on the scan
+   * tenant within 10% of its demand (a raise on the flat top of the scan curve may gain under a
+   * third of what was predicted, and hold there). The one-period peak before the throttle is seen
+   * to stop is reported by bin/calibration-sim: under the spec's maxStep (10) times that limit on the read curve; on the scan
    * curve, whose top is flat (elasticity 0.08), up to 28x, a second 10x raise made on a period that
    * still counted the old limit's throttling (0.3%), taken back the period after. A loop that moved
    * every period, each first period straddling the move, once knew no binding limit but its first:
