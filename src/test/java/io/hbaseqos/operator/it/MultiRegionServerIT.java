@@ -17,7 +17,7 @@ import io.hbaseqos.operator.api.TenantQuota;
 import io.hbaseqos.operator.quota.ThrottleKind;
 import io.hbaseqos.operator.support.KubeApi;
 import io.hbaseqos.operator.support.OperatorHarness;
-import io.hbaseqos.operator.support.PrometheusServer;
+import io.hbaseqos.operator.support.LatencyGauge;
 import io.hbaseqos.operator.support.QuotaTableRaw;
 import io.hbaseqos.operator.support.StandaloneHBase;
 import io.hbaseqos.operator.support.ycsb.CalibrationRun;
@@ -65,9 +65,8 @@ class MultiRegionServerIT {
   static ServerName cold;
   static KubernetesClient k8s;
   static OperatorHarness operator;
-  static PrometheusServer prometheus;
-  /** The protected tenant's p99 as its application exports it, served through a real Prometheus. */
-  static volatile double uP99Ms = 1;
+  /** The protected tenant's p99 as its application exports it. */
+  static LatencyGauge uP99;
   static String ns;
 
   @BeforeAll
@@ -88,15 +87,14 @@ class MultiRegionServerIT {
     k8s = KubeApi.client();
     operator = new OperatorHarness(k8s);
     ns = KubeApi.namespaceWithCluster("rs2", hbase.connectionSpec(), "30s");
-    prometheus = PrometheusServer.start(() -> "# TYPE app_read_latency_p99_milliseconds gauge\n"
-        + "app_read_latency_p99_milliseconds " + uP99Ms + "\n");
+    uP99 = LatencyGauge.start();
   }
 
   @AfterAll
   static void stop() throws Exception {
     KubeApi.cleanUp(Set.of(ns));
     operator.close();
-    prometheus.close();
+    uP99.close();
     coldServer.close();
     hbase.close();
   }
@@ -161,15 +159,8 @@ class MultiRegionServerIT {
     return k8s.resources(TenantQuota.class).inNamespace(ns).withName(name).get();
   }
 
-  /** The limit of throttle {@code field} (read_num, req_num) HBase holds for a user, raw from hbase:quota. */
-  static String rawThrottle(String user) {
-    return QuotaTableRaw.read(hbase, user).get("u." + user + " q:s");
-  }
-
-  static long rawLimit(String user, String field) {
-    String v = rawThrottle(user);
-    assertThat(v).as("hbase:quota's row of " + user).isNotNull().contains(field + "=");
-    return Long.parseLong(v.replaceAll(".*" + field + "=([0-9]+)/SECONDS.*", "$1"));
+  static Long rawLimit(String user, String field) {
+    return QuotaTableRaw.userLimit(hbase, user, field);
   }
 
   /**
@@ -212,7 +203,7 @@ class MultiRegionServerIT {
           rows.get(rows.size() - 1).sample().tOps() * 1.1);
       assertThat(rawLimit(load.tUser, "read_num")).as("hbase:quota holds the loop's limit")
           .isEqualTo(done.getLimit());
-      assertThat(rawThrottle(load.tUser)).as("a MACHINE limit, applied by each server").doesNotContain("/cluster");
+      assertThat(QuotaTableRaw.userRow(hbase, load.tUser)).as("a MACHINE limit, applied by each server").doesNotContain("/cluster");
       assertThat(load.tFailed()).isZero();
     }
   }
@@ -227,10 +218,9 @@ class MultiRegionServerIT {
     String m = Long.toString(System.nanoTime() % 1_000_000_000L, 36);
     String u = "pu-" + m;
     String tUser = "pt-" + m;
-    uP99Ms = 1;
+    uP99.set(1);
     TenantQuota ut = tenant(ns, "u", "hb", user(u));
-    ut.getSpec().setQos(protectedReads(100, 10, PERIOD_S + "s", prometheus.url,
-        "max(app_read_latency_p99_milliseconds)"));
+    ut.getSpec().setQos(uP99.protectedReads(100, 10, PERIOD_S + "s"));
     TenantQuota tt = tenant(ns, "t", "hb", user(tUser));
     tt.getSpec().setQos(sheddable(10, 300, 5000));
     k8s.resource(ut).create();
@@ -241,7 +231,7 @@ class MultiRegionServerIT {
         assertThat(rawLimit(tUser, "req_num")).isEqualTo(5000L);
         assertThat(get("t").getStatus().getQos().getState()).isEqualTo("Free");
       });
-      uP99Ms = 40; // missed, again and again: down to the floor
+      uP99.set(40); // missed, again and again: down to the floor
       await().ignoreException(NullPointerException.class).atMost(15L * PERIOD_S, TimeUnit.SECONDS)
           .untilAsserted(() -> {
             assertThat(rawLimit(tUser, "req_num")).isEqualTo(300L);
@@ -260,7 +250,7 @@ class MultiRegionServerIT {
       assertThat(ops).as("held back by the hot server: about 300 / 0.9, well under the 600 two servers allow")
           .isBetween(0.8 * 300, 1.5 * 300);
     } finally {
-      uP99Ms = 1;
+      uP99.set(1);
       k8s.resources(TenantQuota.class).inNamespace(ns).withName("u").delete();
       k8s.resources(TenantQuota.class).inNamespace(ns).withName("t").delete();
     }

@@ -14,7 +14,7 @@ import io.hbaseqos.operator.api.TenantQuota;
 import io.hbaseqos.operator.cluster.ClusterConnections;
 import io.hbaseqos.operator.support.KubeApi;
 import io.hbaseqos.operator.support.OperatorHarness;
-import io.hbaseqos.operator.support.PrometheusServer;
+import io.hbaseqos.operator.support.LatencyGauge;
 import io.hbaseqos.operator.support.QuotaTableRaw;
 import io.hbaseqos.operator.support.StandaloneHBase;
 import io.hbaseqos.operator.support.ycsb.TenantLoad;
@@ -43,9 +43,8 @@ class ProtectionIT {
   static final int WINDOW_S = 10;
   static KubernetesClient k8s;
   static OperatorHarness operator;
-  static PrometheusServer prometheus;
-  /** U's p99 as its application exports it (NaN: the series is gone). */
-  static volatile double uP99Ms = 1;
+  /** U's p99 as its application exports it. */
+  static LatencyGauge uP99;
   static final List<String> namespaces = new ArrayList<>();
   /** YCSB's read workload over a table loaded once for the class. */
   static java.util.Properties workload;
@@ -57,15 +56,14 @@ class ProtectionIT {
     TenantLoad.load(StandaloneHBase.shared().clientConfiguration(), "loader", workload);
     k8s = KubeApi.client();
     operator = new OperatorHarness(k8s);
-    prometheus = PrometheusServer.start(() -> Double.isNaN(uP99Ms) ? ""
-        : "# TYPE app_read_latency_p99_milliseconds gauge\napp_read_latency_p99_milliseconds " + uP99Ms + "\n");
+    uP99 = LatencyGauge.start();
   }
 
   @AfterAll
   static void stop() {
     KubeApi.cleanUp(namespaces);
     operator.close();
-    prometheus.close();
+    uP99.close();
   }
 
   static String namespace(String prefix) {
@@ -89,11 +87,7 @@ class ProtectionIT {
 
   /** The REQUEST_NUMBER limit HBase holds for a user, read raw from hbase:quota (null: none). */
   static Long rawLimit(String user) {
-    String v = QuotaTableRaw.read(StandaloneHBase.shared(), user).get("u." + user + " q:s");
-    if (v == null || !v.contains("req_num=")) {
-      return null;
-    }
-    return Long.parseLong(v.replaceAll(".*req_num=([0-9]+)/SECONDS.*", "$1"));
+    return QuotaTableRaw.userLimit(StandaloneHBase.shared(), user, "req_num");
   }
 
   @Test
@@ -103,10 +97,9 @@ class ProtectionIT {
     String u = "u-" + m;
     String t = "t-" + m;
     String peer = "p-" + m;
-    uP99Ms = 1;
+    uP99.set(1);
     TenantQuota ut = tenant(ns, "u", "hb", user(u));
-    ut.getSpec().setQos(protectedReads(100, 10, WINDOW_S + "s", prometheus.url,
-        "max(app_read_latency_p99_milliseconds)"));
+    ut.getSpec().setQos(uP99.protectedReads(100, 10, WINDOW_S + "s"));
     TenantQuota tt = tenant(ns, "t", "hb", user(t));
     tt.getSpec().setQos(sheddable(10, 100, 5000));
     TenantQuota pt = tenant(ns, "peer", "hb", user(peer));
@@ -126,7 +119,7 @@ class ProtectionIT {
       });
 
       // a miss: U reads 4x its bound; T is squeezed below what it used, the peer never
-      uP99Ms = 40;
+      uP99.set(40);
       await().ignoreException(NullPointerException.class).atMost(3L * WINDOW_S + 10, TimeUnit.SECONDS).untilAsserted(() -> {
         assertThat(rawLimit(t)).isLessThan(5000L).isGreaterThanOrEqualTo(100L);
         assertThat(qos(ns, "t").getState()).isIn("Squeezed", "Held");
@@ -169,7 +162,7 @@ class ProtectionIT {
       assertThat(QuotaTableRaw.read(StandaloneHBase.shared(), m)).isEqualTo(raw);
 
       // the reading is lost: every limit below holds as it is (fail-static), the objective is Unknown
-      uP99Ms = Double.NaN;
+      uP99.set(Double.NaN);
       await().ignoreException(NullPointerException.class).atMost(3L * WINDOW_S + 10, TimeUnit.SECONDS).untilAsserted(() -> {
         assertThat(qos(ns, "t").getState()).isEqualTo("Frozen");
         assertThat(condition(ns, "u", "LatencyObjectivesMet").getReason()).isEqualTo("MetricsUnavailable");
@@ -177,7 +170,7 @@ class ProtectionIT {
       assertThat(rawLimit(t)).isEqualTo(100L);
 
       // calm again: capacity comes back gradually, a quarter at a time
-      uP99Ms = 1;
+      uP99.set(1);
       await().ignoreException(NullPointerException.class).atMost(8L * WINDOW_S, TimeUnit.SECONDS).untilAsserted(() -> {
         assertThat(qos(ns, "t").getState()).isEqualTo("Released");
         assertThat(rawLimit(t)).isGreaterThan(100L);

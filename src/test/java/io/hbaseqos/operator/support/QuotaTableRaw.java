@@ -51,6 +51,23 @@ public final class QuotaTableRaw {
     return all;
   }
 
+  /** The user's row ({@code u.<user>}) as {@link #describe} writes it; null when HBase holds none. */
+  public static String userRow(StandaloneHBase hbase, String user) {
+    return read(hbase, user).get("u." + user + " q:s");
+  }
+
+  /**
+   * The per-second limit of throttle {@code field} ({@code req_num}, {@code read_num}, ...) HBase
+   * holds for a user; null when it holds none.
+   */
+  public static Long userLimit(StandaloneHBase hbase, String user, String field) {
+    String v = userRow(hbase, user);
+    if (v == null || !v.contains(field + "=")) {
+      return null;
+    }
+    return Long.parseLong(v.replaceAll(".*" + field + "=([0-9]+)/SECONDS.*", "$1"));
+  }
+
   static String describe(byte[] value) throws IOException {
     if (value.length == 1) {
       return String.valueOf(Bytes.toBoolean(value)); // the exceed-throttle switch's row
