@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Provides the Kubernetes binaries the tests and the embedded demo run for real:
 # kube-apiserver, etcd and kubectl (default), plus kube-scheduler, kube-controller-manager,
-# kwok, helm and prometheus + promtool (the calibration loop's Prometheus source; the chart's
+# kubelet, kube-proxy and CoreDNS (a real node, hack/node.sh), kwok, helm and prometheus + promtool (the calibration loop's Prometheus source; the chart's
 # alert rules) on request. Downloads are not possible on every machine, so every binary is
 # built from the Go module proxy, with version ldflags so the API server reports its version.
 # Results are cached; a second run costs nothing.
 #
-# Usage: hack/k8s-binaries.sh [component...]   (components: core sched helm kwok prometheus all)
+# Usage: hack/k8s-binaries.sh [component...]   (components: core sched node helm kwok prometheus all)
 # Prints the directory holding the binaries on its last line of stdout.
 set -euo pipefail
 
@@ -14,6 +14,7 @@ K8S_VERSION="${K8S_VERSION:-1.34.4}"
 ETCD_VERSION="${ETCD_VERSION:-3.5.21}"
 HELM_VERSION="${HELM_VERSION:-3.19.0}"
 KWOK_VERSION="${KWOK_VERSION:-0.7.0}"
+COREDNS_VERSION="${COREDNS_VERSION:-1.14.7}"
 # Prometheus 3.7.3 is Go module version 0.307.3
 PROMETHEUS_VERSION="${PROMETHEUS_VERSION:-3.7.3}"
 CACHE="${HBQ_CACHE:-$HOME/.cache/hbase-qos-operator}"
@@ -121,6 +122,11 @@ fi
 if has sched; then
   k8s_build kube-scheduler
   k8s_build kube-controller-manager
+fi
+if has node; then # a real node (hack/node.sh): the kubelet, kube-proxy (iptables mode) and cluster DNS
+  k8s_build kubelet
+  k8s_build kube-proxy
+  tool_build coredns github.com/coredns/coredns "$COREDNS_VERSION" "-X github.com/coredns/coredns/coremain.GitCommit=v$COREDNS_VERSION"
 fi
 has helm && tool_build helm helm.sh/helm/v3/cmd/helm "$HELM_VERSION" "-X helm.sh/helm/v3/internal/version.version=v$HELM_VERSION"
 has kwok && tool_build kwok sigs.k8s.io/kwok/cmd/kwok "$KWOK_VERSION"

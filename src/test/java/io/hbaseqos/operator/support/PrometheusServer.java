@@ -43,7 +43,6 @@ public final class PrometheusServer implements AutoCloseable {
 
   /** Starts the exporter (serving {@code metrics} at /metrics) and Prometheus scraping it every second. */
   public static PrometheusServer start(Supplier<String> metrics) throws IOException {
-    Path bin = binary();
     HttpServer exporter = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     exporter.createContext("/metrics", ex -> {
       byte[] body = metrics.get().getBytes(StandardCharsets.UTF_8);
@@ -54,15 +53,27 @@ public final class PrometheusServer implements AutoCloseable {
       }
     });
     exporter.start();
+    return launch(exporter, "tenant-clients", "127.0.0.1:" + exporter.getAddress().getPort(), "/metrics");
+  }
+
+  /** Prometheus scraping one target ({@code host:port}) at {@code path} every second, as job {@code job}. */
+  public static PrometheusServer scraping(String job, String target, String path) throws IOException {
+    return launch(null, job, target, path);
+  }
+
+  private static PrometheusServer launch(HttpServer exporter, String job, String target, String path)
+      throws IOException {
+    Path bin = binary();
     Path dir = Files.createTempDirectory("hbaseqos-prometheus");
     Files.writeString(dir.resolve("prometheus.yml"), String.join("\n",
         "global:",
         "  scrape_interval: 1s",
         "  evaluation_interval: 1s",
         "scrape_configs:",
-        "  - job_name: tenant-clients",
+        "  - job_name: " + job,
+        "    metrics_path: " + path,
         "    static_configs:",
-        "      - targets: ['127.0.0.1:" + exporter.getAddress().getPort() + "']",
+        "      - targets: ['" + target + "']",
         ""));
     int port = StandaloneHBase.freePort();
     Process p = new ProcessBuilder(bin.toString(), "--config.file=" + dir.resolve("prometheus.yml"),
@@ -104,7 +115,9 @@ public final class PrometheusServer implements AutoCloseable {
   @Override
   public void close() {
     Processes.stop(process, Duration.ofSeconds(10));
-    exporter.stop(0);
+    if (exporter != null) {
+      exporter.stop(0);
+    }
     try (var files = Files.walk(dir)) {
       files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
     } catch (IOException e) {

@@ -28,8 +28,17 @@ public final class QuotaTableRaw {
   private QuotaTableRaw() {}
 
   public static Map<String, String> read(StandaloneHBase hbase) {
+    try {
+      return read(hbase.connection());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The same, through any connection (an HBase that runs in a pod, say). */
+  public static Map<String, String> read(org.apache.hadoop.hbase.client.Connection connection) {
     Map<String, String> out = new TreeMap<>();
-    try (Table t = hbase.connection().getTable(TableName.valueOf("hbase", "quota"));
+    try (Table t = connection.getTable(TableName.valueOf("hbase", "quota"));
         ResultScanner scanner = t.getScanner(new Scan().addFamily(Bytes.toBytes("q")))) {
       for (Result r : scanner) {
         for (Cell c : r.rawCells()) {

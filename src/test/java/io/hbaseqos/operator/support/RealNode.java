@@ -1,0 +1,108 @@
+package io.hbaseqos.operator.support;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A real single-node Kubernetes (hack/node.sh: its own API server with RBAC and service-account
+ * tokens, containerd, the kubelet, kube-proxy, CoreDNS), started on first use and stopped, with
+ * the machine restored, by {@link #down} (a test class's last step) or when the JVM exits. Its pods are real containers, from the images
+ * hack/images.sh builds and loads into its containerd.
+ */
+public final class RealNode {
+  private static Path kubeconfig;
+  private static KubernetesClient client;
+
+  private RealNode() {}
+
+  /** Starts the node (first call), and returns the kubeconfig of its API server. */
+  public static synchronized Path kubeconfig() {
+    if (kubeconfig == null) {
+      if (!"0".equals(run(List.of("id", "-u")).output().trim())) {
+        throw new IllegalStateException("the real-node tests need root: containerd, the kubelet and iptables");
+      }
+      Kubectl.Result up = run(List.of("bash", script("node.sh"), "up"));
+      if (up.exit() != 0) {
+        throw new IllegalStateException("hack/node.sh up failed:\n" + up.output());
+      }
+      String[] lines = up.output().trim().split("\n");
+      kubeconfig = Path.of(lines[lines.length - 1].trim());
+      Runtime.getRuntime().addShutdownHook(new Thread(RealNode::down));
+    }
+    return kubeconfig;
+  }
+
+  public static synchronized KubernetesClient client() {
+    if (client == null) {
+      try {
+        client = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(kubeconfig())))
+            .build();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return client;
+  }
+
+  /** containerd's socket of the node, where hack/images.sh loads images. */
+  public static Path containerdSocket() {
+    return kubeconfig().getParent().resolve("containerd/containerd.sock");
+  }
+
+  /** Builds the project's images (hack/images.sh: operator, hbase) and loads them into the node. */
+  public static void loadImages(String... images) {
+    List<String> cmd = new ArrayList<>(List.of("bash", script("images.sh"), "--containerd",
+        containerdSocket().toString()));
+    cmd.addAll(List.of(images));
+    Kubectl.Result r = run(cmd);
+    if (r.exit() != 0) {
+      throw new IllegalStateException("hack/images.sh failed:\n" + r.output());
+    }
+  }
+
+  /** The real kubectl against the node's API server. */
+  public static Kubectl.Result kubectl(String... args) {
+    List<String> cmd = new ArrayList<>(List.of(KubeApi.kubectl(), "--kubeconfig", kubeconfig().toString()));
+    cmd.addAll(List.of(args));
+    return run(cmd);
+  }
+
+  /** The real helm against the node's API server. */
+  public static Kubectl.Result helm(String... args) {
+    List<String> cmd = new ArrayList<>(List.of(Helm.binary().toString(), "--kubeconfig", kubeconfig().toString()));
+    cmd.addAll(List.of(args));
+    return Helm.exec(cmd);
+  }
+
+  /** Stops the node and restores the machine (hack/node.sh down); the next use starts it again. */
+  public static synchronized void down() {
+    if (kubeconfig == null) {
+      return;
+    }
+    if (client != null) {
+      client.close();
+      client = null;
+    }
+    kubeconfig = null;
+    Kubectl.Result r = run(List.of("bash", script("node.sh"), "down"));
+    if (r.exit() != 0) {
+      System.err.println("hack/node.sh down failed:\n" + r.output());
+    }
+  }
+
+  private static String script(String name) {
+    return Paths.projectDir().resolve("hack").resolve(name).toString();
+  }
+
+  private static Kubectl.Result run(List<String> cmd) {
+    return Processes.run(cmd, Map.of());
+  }
+}
