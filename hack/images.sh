@@ -40,16 +40,8 @@ while [ $# -gt 0 ]; do
 done
 [ ${#want[@]} -eq 0 ] && want=(operator hbase pause)
 
-need_packages() { # Debian packages, installed when missing (the machine's package registry)
-  local missing=() cmd pkg
-  while [ $# -gt 0 ]; do cmd="$1" pkg="$2"; shift 2; command -v "$cmd" >/dev/null || missing+=("$pkg"); done
-  [ ${#missing[@]} -eq 0 ] && return 0
-  log "installing ${missing[*]}"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >&2 || {
-    apt-get update -qq >&2  # a fresh machine may have no package lists yet
-    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >&2
-  }
-}
+# shellcheck source=hack/packages.sh
+. "$root/hack/packages.sh"
 need_packages buildah buildah podman podman debootstrap debootstrap catatonit catatonit
 
 has_image() { podman image exists "$1"; }

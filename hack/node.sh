@@ -38,16 +38,8 @@ node_ip() {
   ip -4 route get 1.1.1.1 2>/dev/null | sed -n 's/.* src \([0-9.]*\).*/\1/p' | head -1
 }
 
-need_packages() {
-  local missing=() cmd pkg
-  while [ $# -gt 0 ]; do cmd="$1" pkg="$2"; shift 2; command -v "$cmd" >/dev/null || missing+=("$pkg"); done
-  [ ${#missing[@]} -eq 0 ] && return 0
-  log "installing ${missing[*]}"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >&2 || {
-    apt-get update -qq >&2  # a fresh machine may have no package lists yet
-    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >&2
-  }
-}
+# shellcheck source=hack/packages.sh
+. "$root/hack/packages.sh"
 
 running() { [ -f "$RUN/$1.pid" ] && kill -0 "$(cat "$RUN/$1.pid")" 2>/dev/null; }
 

@@ -73,6 +73,12 @@ class RealNodeHelmE2E {
     conf.set("hbase.zookeeper.property.clientPort", "2181");
     conf.set("hbase.client.retries.number", "10");
     hbase = ConnectionFactory.createConnection(conf);
+    // the pod is Ready when its RegionServer listens; hbase:quota is created a little later
+    await().atMost(180, TimeUnit.SECONDS).ignoreExceptions().until(() -> {
+      try (var admin = hbase.getAdmin()) {
+        return admin.isTableAvailable(org.apache.hadoop.hbase.TableName.valueOf("hbase", "quota"));
+      }
+    });
     r = RealNode.kubectl("create", "namespace", TENANT_NS);
     assertThat(r.exit()).as(r.output()).isZero();
   }
