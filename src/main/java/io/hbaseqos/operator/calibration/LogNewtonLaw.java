@@ -301,7 +301,7 @@ public final class LogNewtonLaw implements ControlLaw {
     if (crossings >= CYCLE && bracketed() && (highL - lowL < MIN_BRACKET || Math.exp(highL) - Math.exp(lowL) < 1)) {
       return holdNearest(limit, u);
     }
-    double step = learnt ? GAIN * err / elasticity : err / MAX_ELASTICITY;
+    double step = (learnt ? GAIN : 1) * err / elasticity; // unlearnt, elasticity is MAX_ELASTICITY
     step = Math.max(-Math.log(s.maxStep()), Math.min(Math.log(s.maxStep()), step));
     if (cautiousClimb && step > 0) {
       step = Math.min(step, Math.log(HEADROOM));

@@ -251,58 +251,25 @@ class HelmChartIT {
         "      - series: 'hbaseqos_tenant_latency_out_of_capacity{namespace=\"team-a\",tenantquota=\"search\"}'",
         "        values: '1x5 0x35'",
         "    alert_rule_test:",
-        "      - eval_time: 25m",
-        "        alertname: HBaseQosCalibrationNotConverging",
-        "        exp_alerts: []",
-        "      - eval_time: 35m",
-        "        alertname: HBaseQosCalibrationNotConverging",
-        "        exp_alerts:",
-        "          - exp_labels: {severity: warning, namespace: team-a, tenantquota: dashboards, state: Converging}",
-        "            exp_annotations:",
-        "              summary: " + Serialization.asJson(summary),
-        "              description: " + Serialization.asJson(annotations.get("description")),
-        "      - eval_time: 10m",
-        "        alertname: HBaseQosSpaceQuotaNearLimit",
-        "        exp_alerts: []",
-        "      - eval_time: 20m",
-        "        alertname: HBaseQosSpaceQuotaNearLimit",
-        "        exp_alerts:",
-        "          - exp_labels: {severity: warning, namespace: team-a, tenantquota: ingest}",
-        "            exp_annotations:",
-        "              summary: " + Serialization.asJson(near.get("summary").replace(
-            "{{ $labels.namespace }}/{{ $labels.tenantquota }}", "team-a/ingest")
-            .replace("{{ $value | humanizePercentage }}", "95%")),
-        "              description: " + Serialization.asJson(near.get("description")),
-        "      - eval_time: 20m",
-        "        alertname: HBaseQosSpaceQuotaViolated",
-        "        exp_alerts:",
-        "          - exp_labels: {severity: critical, namespace: team-a, tenantquota: full}",
-        "            exp_annotations:",
-        "              summary: " + Serialization.asJson(violated.get("summary").replace(
-            "{{ $labels.namespace }}/{{ $labels.tenantquota }}", "team-a/full")),
-        "              description: " + Serialization.asJson(violated.get("description")),
-        "      - eval_time: 25m",
-        "        alertname: HBaseQosQuotaSettingsMismatch",
-        "        exp_alerts: []",
-        "      - eval_time: 35m",
-        "        alertname: HBaseQosQuotaSettingsMismatch",
-        "        exp_alerts:",
-        "          - exp_labels: {severity: warning, cluster: team-a/prod}",
-        "            exp_annotations:",
-        "              summary: " + Serialization.asJson(settings.get("summary").replace("{{ $value }}", "2")
-            .replace("{{ $labels.cluster }}", "team-a/prod")),
-        "              description: " + Serialization.asJson(settings.get("description")),
-        "      - eval_time: 12m",
-        "        alertname: HBaseQosLatencyOutOfCapacity",
-        "        exp_alerts: []",
-        "      - eval_time: 20m",
-        "        alertname: HBaseQosLatencyOutOfCapacity",
-        "        exp_alerts:",
-        "          - exp_labels: {severity: critical, namespace: team-a, tenantquota: checkout}",
-        "            exp_annotations:",
-        "              summary: " + Serialization.asJson(capacity.get("summary").replace(
-            "{{ $labels.namespace }}/{{ $labels.tenantquota }}", "team-a/checkout")),
-        "              description: " + Serialization.asJson(capacity.get("description")),
+        silent("25m", "HBaseQosCalibrationNotConverging"),
+        fires("35m", "HBaseQosCalibrationNotConverging",
+            "severity: warning, namespace: team-a, tenantquota: dashboards, state: Converging", summary,
+            annotations.get("description")),
+        silent("10m", "HBaseQosSpaceQuotaNearLimit"),
+        fires("20m", "HBaseQosSpaceQuotaNearLimit", "severity: warning, namespace: team-a, tenantquota: ingest",
+            near.get("summary").replace("{{ $labels.namespace }}/{{ $labels.tenantquota }}", "team-a/ingest")
+                .replace("{{ $value | humanizePercentage }}", "95%"), near.get("description")),
+        fires("20m", "HBaseQosSpaceQuotaViolated", "severity: critical, namespace: team-a, tenantquota: full",
+            violated.get("summary").replace("{{ $labels.namespace }}/{{ $labels.tenantquota }}", "team-a/full"),
+            violated.get("description")),
+        silent("25m", "HBaseQosQuotaSettingsMismatch"),
+        fires("35m", "HBaseQosQuotaSettingsMismatch", "severity: warning, cluster: team-a/prod",
+            settings.get("summary").replace("{{ $value }}", "2").replace("{{ $labels.cluster }}", "team-a/prod"),
+            settings.get("description")),
+        silent("12m", "HBaseQosLatencyOutOfCapacity"),
+        fires("20m", "HBaseQosLatencyOutOfCapacity", "severity: critical, namespace: team-a, tenantquota: checkout",
+            capacity.get("summary").replace("{{ $labels.namespace }}/{{ $labels.tenantquota }}", "team-a/checkout"),
+            capacity.get("description")),
         ""));
     Kubectl.Result test = Processes.run(List.of(promtool.toString(), "test", "rules",
         dir.resolve("test.yaml").toString()), Map.of());
@@ -343,5 +310,19 @@ class HelmChartIT {
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor()).as(out).isZero();
     assertThat(out).contains("deploy/ is up to date");
+  }
+
+  /** A promtool alert test case: no {@code alert} at {@code evalTime}. */
+  static String silent(String evalTime, String alert) {
+    return String.join("\n", "      - eval_time: " + evalTime, "        alertname: " + alert, "        exp_alerts: []");
+  }
+
+  /** A promtool alert test case: one {@code alert} at {@code evalTime}, with these labels and annotations. */
+  static String fires(String evalTime, String alert, String labels, String summary, String description) {
+    return String.join("\n", "      - eval_time: " + evalTime, "        alertname: " + alert, "        exp_alerts:",
+        "          - exp_labels: {" + labels + "}",
+        "            exp_annotations:",
+        "              summary: " + Serialization.asJson(summary),
+        "              description: " + Serialization.asJson(description));
   }
 }

@@ -1,5 +1,6 @@
 package io.hbaseqos.operator.it;
 
+import static io.hbaseqos.operator.support.Resources.createProtectedOverSheddable;
 import static io.hbaseqos.operator.support.Resources.protectedReads;
 import static io.hbaseqos.operator.support.Resources.readsCalibration;
 import static io.hbaseqos.operator.support.Resources.sheddable;
@@ -265,12 +266,7 @@ class MultiRegionServerIT {
   void theHBaseSourceFindsAProtectedTenantServedOnlyByTheOtherServer() throws Exception {
     String m = Long.toString(System.nanoTime() % 1_000_000_000L, 36);
     String u = "hu-" + m;
-    TenantQuota ut = tenant(ns, "hu", "hb", user(u));
-    ut.getSpec().setQos(protectedReads(100, 99, 50, PERIOD_S + "s"));
-    TenantQuota tt = tenant(ns, "ht", "hb", user("ht-" + m));
-    tt.getSpec().setQos(sheddable(10, 100, 5000));
-    k8s.resource(ut).create();
-    k8s.resource(tt).create();
+    createProtectedOverSheddable(k8s, ns, "hu", u, "ht", "ht-" + m, PERIOD_S + "s");
     Properties workload = TenantLoad.readWorkload(COLD_ONLY, 500);
     try (TenantLoad uLoad = TenantLoad.start(hbase.clientConfiguration(), u, workload, 2, 200)) {
       assertThat(hotShare(TableName.valueOf(COLD_ONLY), 3)).as("every read on the cold server").isZero();

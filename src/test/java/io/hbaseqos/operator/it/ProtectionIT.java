@@ -1,5 +1,6 @@
 package io.hbaseqos.operator.it;
 
+import static io.hbaseqos.operator.support.Resources.createProtectedOverSheddable;
 import static io.hbaseqos.operator.support.Resources.protectedReads;
 import static io.hbaseqos.operator.support.Resources.sheddable;
 import static io.hbaseqos.operator.support.Resources.tenant;
@@ -190,12 +191,7 @@ class ProtectionIT {
     String ns = namespace("qos-hbase");
     String m = Long.toString(System.nanoTime() % 1_000_000_000L, 36);
     String u = "uh-" + m;
-    TenantQuota ut = tenant(ns, "u", "hb", user(u));
-    ut.getSpec().setQos(protectedReads(100, 99, 50, WINDOW_S + "s"));
-    TenantQuota tt = tenant(ns, "t", "hb", user("th-" + m));
-    tt.getSpec().setQos(sheddable(10, 100, 5000));
-    k8s.resource(ut).create();
-    k8s.resource(tt).create();
+    createProtectedOverSheddable(k8s, ns, "u", u, "t", "th-" + m, WINDOW_S + "s");
     try (TenantLoad uLoad = TenantLoad.start(StandaloneHBase.shared().clientConfiguration(), u, workload, 2, 200)) {
       // busy reads of a few hundred microseconds: HBase's whole-millisecond histogram reads 0 or 1, and a
       // busy tenant is judged (met with margin), never mistaken for an idle one

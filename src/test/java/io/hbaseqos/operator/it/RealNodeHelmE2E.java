@@ -10,7 +10,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hbaseqos.operator.api.ConnectionSpec;
 import io.hbaseqos.operator.api.TenantQuota;
 import io.hbaseqos.operator.quota.ThrottleKind;
+import io.hbaseqos.operator.support.Helm;
 import io.hbaseqos.operator.support.Kubectl;
+import io.hbaseqos.operator.support.Paths;
 import io.hbaseqos.operator.support.PrometheusServer;
 import io.hbaseqos.operator.support.QuotaTableRaw;
 import io.hbaseqos.operator.support.RealNode;
@@ -59,14 +61,15 @@ class RealNodeHelmE2E {
     Kubectl.Result r = RealNode.kubectl("create", "namespace", HBASE_NS);
     assertThat(r.exit()).as(r.output()).isZero();
     r = RealNode.kubectl("-n", HBASE_NS, "apply", "-f",
-        io.hbaseqos.operator.support.Paths.projectDir().resolve("src/test/resources/realnode/hbase-standalone.yaml")
+        Paths.projectDir().resolve("src/test/resources/realnode/hbase-standalone.yaml")
             .toString());
     assertThat(r.exit()).as(r.output()).isZero();
-    r = RealNode.helm("install", "hbq", io.hbaseqos.operator.support.Helm.chart().toString(), "--namespace",
+    Kubectl.Result install = RealNode.helm("install", "hbq", Helm.chart().toString(), "--namespace",
         RELEASE_NS, "--create-namespace", "--wait", "--timeout", "3m");
-    assertThat(r.exit()).as(r.output() + podReport(RELEASE_NS)).isZero();
-    r = RealNode.kubectl("-n", HBASE_NS, "wait", "--for=condition=Ready", "pod/hbase-0", "--timeout=180s");
-    assertThat(r.exit()).as(r.output() + podReport(HBASE_NS)).isZero();
+    assertThat(install.exit()).as(() -> install.output() + podReport(RELEASE_NS)).isZero();
+    Kubectl.Result hbaseReady = RealNode.kubectl("-n", HBASE_NS, "wait", "--for=condition=Ready", "pod/hbase-0",
+        "--timeout=180s");
+    assertThat(hbaseReady.exit()).as(() -> hbaseReady.output() + podReport(HBASE_NS)).isZero();
     // the test JVM reads hbase:quota raw; the HBase pod advertises its IP, which the host routes to
     Configuration conf = HBaseConfiguration.create();
     conf.set("hbase.zookeeper.quorum", k8s.pods().inNamespace(HBASE_NS).withName("hbase-0").get().getStatus().getPodIP());
@@ -177,7 +180,7 @@ class RealNodeHelmE2E {
         .filter(p -> p.getStatus().getContainerStatuses() != null && !p.getStatus().getContainerStatuses().isEmpty()
             && Boolean.TRUE.equals(p.getStatus().getContainerStatuses().get(0).getReady()))
         .toList();
-    assertThat(pods).as(podReport(RELEASE_NS)).hasSize(1);
+    assertThat(pods).as(() -> podReport(RELEASE_NS)).hasSize(1);
     return pods.get(0);
   }
 
@@ -187,16 +190,9 @@ class RealNodeHelmE2E {
   }
 
   static Kubectl.Result exec(String pod, String... cmd) {
-    String[] args = new String[4 + cmd.length];
-    args[0] = "-n";
-    args[1] = RELEASE_NS;
-    args[2] = "exec";
-    args[3] = pod;
-    String[] full = new String[args.length + 1];
-    System.arraycopy(args, 0, full, 0, 4);
-    full[4] = "--";
-    System.arraycopy(cmd, 0, full, 5, cmd.length);
-    return RealNode.kubectl(full);
+    List<String> args = new java.util.ArrayList<>(List.of("-n", RELEASE_NS, "exec", pod, "--"));
+    args.addAll(List.of(cmd));
+    return RealNode.kubectl(args.toArray(String[]::new));
   }
 
   static String query(PrometheusServer prom, String q) throws Exception {

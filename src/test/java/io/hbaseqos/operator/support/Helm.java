@@ -20,7 +20,12 @@ public final class Helm {
   }
 
   public static Kubectl.Result run(String... args) {
-    List<String> cmd = new ArrayList<>(List.of(binary().toString(), "--kubeconfig", KubeApi.kubeconfig().toString()));
+    return on(KubeApi.kubeconfig(), args);
+  }
+
+  /** helm against another API server (the real node's, say). */
+  public static Kubectl.Result on(Path kubeconfig, String... args) {
+    List<String> cmd = new ArrayList<>(List.of(binary().toString(), "--kubeconfig", kubeconfig.toString()));
     cmd.addAll(List.of(args));
     return exec(cmd);
   }
@@ -32,7 +37,7 @@ public final class Helm {
     return exec(cmd);
   }
 
-  static Kubectl.Result exec(List<String> cmd) {
+  private static Kubectl.Result exec(List<String> cmd) {
     return Processes.run(cmd, Map.of("HELM_CACHE_HOME", Paths.cacheDir().resolve("helm/cache").toString(),
         "HELM_CONFIG_HOME", Paths.cacheDir().resolve("helm/config").toString(),
         "HELM_DATA_HOME", Paths.cacheDir().resolve("helm/data").toString()));

@@ -70,16 +70,12 @@ public final class RealNode {
 
   /** The real kubectl against the node's API server. */
   public static Kubectl.Result kubectl(String... args) {
-    List<String> cmd = new ArrayList<>(List.of(KubeApi.kubectl(), "--kubeconfig", kubeconfig().toString()));
-    cmd.addAll(List.of(args));
-    return run(cmd);
+    return Kubectl.on(kubeconfig(), args);
   }
 
   /** The real helm against the node's API server. */
   public static Kubectl.Result helm(String... args) {
-    List<String> cmd = new ArrayList<>(List.of(Helm.binary().toString(), "--kubeconfig", kubeconfig().toString()));
-    cmd.addAll(List.of(args));
-    return Helm.exec(cmd);
+    return Helm.on(kubeconfig(), args);
   }
 
   /** Stops the node and restores the machine (hack/node.sh down); the next use starts it again. */

@@ -91,6 +91,21 @@ public final class Resources {
     return q;
   }
 
+  /**
+   * Creates a protected tenant {@code u} (user {@code uUser}: priority 100, p99 of its reads under 50 ms
+   * over {@code window}, read from HBase) and a sheddable one below it, {@code t} (user {@code tUser}:
+   * priority 10, floor 100, ceiling 5000), both on cluster {@code hb} of namespace {@code ns}.
+   */
+  public static void createProtectedOverSheddable(io.fabric8.kubernetes.client.KubernetesClient k8s, String ns,
+      String u, String uUser, String t, String tUser, String window) {
+    TenantQuota ut = tenant(ns, u, "hb", user(uUser));
+    ut.getSpec().setQos(protectedReads(100, 99, 50, window));
+    TenantQuota tt = tenant(ns, t, "hb", user(tUser));
+    tt.getSpec().setQos(sheddable(10, 100, 5000));
+    k8s.resource(ut).create();
+    k8s.resource(tt).create();
+  }
+
   public static ThrottleSpec t(ThrottleKind kind, String limit) {
     return ThrottleSpec.shell(kind, limit);
   }
