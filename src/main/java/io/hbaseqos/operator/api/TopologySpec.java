@@ -2,9 +2,14 @@ package io.hbaseqos.operator.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The RegionServers and masters the operator runs for this cluster (StatefulSets, ConfigMap,
@@ -12,6 +17,10 @@ import io.fabric8.generator.annotation.Required;
  * only manages its quotas.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = "!has(self.volumeMounts) || self.volumeMounts.all(m, has(self.volumes) && self.volumes.exists(v, v.name == m.name))",
+    message = "every volumeMount must name one of volumes")
+@ValidationRule(value = "!has(self.volumes) || self.volumes.all(v, self.volumes.exists_one(w, w.name == v.name))",
+    message = "volume names must be unique")
 public class TopologySpec {
   @Required
   @ValidationRule(value = "self.matches('^[a-z0-9][a-z0-9._/:@-]*$')",
@@ -35,6 +44,18 @@ public class TopologySpec {
 
   @JsonPropertyDescription("HBase masters.")
   private MastersSpec masters = new MastersSpec();
+
+  @Size(max = 16)
+  @JsonPropertyDescription("Volumes of the master and RegionServer pods, in the Kubernetes Volume format: e.g. a "
+      + "configMap with core-site.xml and hdfs-site.xml, a secret with a keytab, a hostPath or a persistentVolumeClaim.")
+  @SchemaFrom(type = PodVolume.Schema[].class)
+  private List<PodVolume> volumes = new ArrayList<>();
+
+  @Size(max = 16)
+  @ValidationRule(value = "self.all(m, m.mountPath != '/etc/hbase' && !m.mountPath.startsWith('/etc/hbase/'))",
+      message = "/etc/hbase is where the operator mounts hbase-site.xml")
+  @JsonPropertyDescription("Where volumes are mounted in the master and RegionServer containers.")
+  private List<VolumeMount> volumeMounts = new ArrayList<>();
 
   @Default("true")
   @JsonPropertyDescription("PodDisruptionBudgets that allow at most one RegionServer and one master down at a time.")
@@ -78,6 +99,22 @@ public class TopologySpec {
 
   public void setMasters(MastersSpec masters) {
     this.masters = masters;
+  }
+
+  public List<PodVolume> getVolumes() {
+    return volumes;
+  }
+
+  public void setVolumes(List<PodVolume> volumes) {
+    this.volumes = volumes;
+  }
+
+  public List<VolumeMount> getVolumeMounts() {
+    return volumeMounts;
+  }
+
+  public void setVolumeMounts(List<VolumeMount> volumeMounts) {
+    this.volumeMounts = volumeMounts;
   }
 
   public Boolean getPodDisruptionBudget() {

@@ -6,6 +6,8 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.Lifecycle;
+import io.fabric8.kubernetes.api.model.LifecycleBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
@@ -21,6 +23,7 @@ import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
 import io.hbaseqos.operator.api.HBaseCluster;
 import io.hbaseqos.operator.api.HBaseClusterSpec;
 import io.hbaseqos.operator.api.MastersSpec;
+import io.hbaseqos.operator.api.PodVolume;
 import io.hbaseqos.operator.api.DesiredQuotas;
 import io.hbaseqos.operator.api.QuotaSettingsSpec;
 import io.hbaseqos.operator.quota.RuntimeSetting;
@@ -53,6 +56,15 @@ public final class ClusterObjects {
   public static final String REGIONSERVER = "regionserver";
   public static final String MASTER = "master";
   public static final String HOSTNAME_KEY = "kubernetes.io/hostname";
+  /**
+   * How long a restarted RegionServer is Ready before a roll takes down the next one. Its RPC port
+   * (the readiness probe) opens before it has registered with the master; the next pod's preStop
+   * can only move regions to RegionServers the master knows.
+   */
+  public static final int REGIONSERVER_MIN_READY_SECONDS = 20;
+  static final String MOVER_HEAP = "256m";
+  static final String REVERSE_DNS_OFF = "hbase.regionserver.hostname.disable.master.reversedns";
+  static final int MOVER_THREADS = 4;
 
   private ClusterObjects() {}
 
@@ -108,9 +120,14 @@ public final class ClusterObjects {
     p.put("hbase.regionserver.handler.count", String.valueOf(rs.getHandlerCount()));
     p.put("hfile.block.cache.size", String.valueOf(rs.getBlockCacheFraction()));
     p.put("hbase.regionserver.global.memstore.size", String.valueOf(rs.getMemstoreFraction()));
-    if (rs.getSiteProperties() != null) {
-      p.putAll(rs.getSiteProperties());
+    Map<String, String> extra = rs.getSiteProperties() == null ? Map.of() : rs.getSiteProperties();
+    if (!extra.containsKey("hbase.regionserver.hostname") && !extra.containsKey("hbase.unsafe.regionserver.hostname")) {
+      // RegionServers register under their own name (the pod's DNS name), not the one the master's
+      // reverse lookup of their IP gives: a new pod's DNS record can lag its first connection, and
+      // HBase aborts a RegionServer the master renames ("Master passed us a different hostname")
+      p.put(REVERSE_DNS_OFF, "true");
     }
+    p.putAll(extra);
     return p;
   }
 
@@ -179,6 +196,7 @@ public final class ClusterObjects {
       List<String> jvmOpts, long memory, String cpu, String configHash, int rpc, int info,
       Map<String, String> nodeSelector, List<io.fabric8.kubernetes.api.model.Toleration> tolerations,
       long gracePeriod, boolean spreadExactly) {
+    TopologySpec t = hc.getSpec().getTopology();
     LabelSelector sel = new LabelSelectorBuilder().withMatchLabels(selector(hc, component)).build();
     Map<String, Quantity> requests = new LinkedHashMap<>();
     requests.put("memory", new Quantity(Memory.quantity(memory)));
@@ -200,9 +218,13 @@ public final class ClusterObjects {
         .withPeriodSeconds(10).endReadinessProbe()
         .withResources(new ResourceRequirementsBuilder().withRequests(requests)
             .withLimits(Map.of("memory", new Quantity(Memory.quantity(memory)))).build())
-        .addNewVolumeMount().withName("conf").withMountPath("/etc/hbase").withReadOnly(true).endVolumeMount()
+        .addNewVolumeMount().withName(PodVolume.CONF).withMountPath("/etc/hbase").withReadOnly(true).endVolumeMount()
+        .addAllToVolumeMounts(t.getVolumeMounts() == null ? List.of() : t.getVolumeMounts())
+        .withLifecycle(REGIONSERVER.equals(component) ? unloadBeforeStop(gracePeriod) : null)
         .endContainer()
-        .addNewVolume().withName("conf").withNewConfigMap().withName(config(hc)).endConfigMap().endVolume();
+        .addNewVolume().withName(PodVolume.CONF).withNewConfigMap().withName(config(hc)).endConfigMap().endVolume()
+        .addAllToVolumes(t.getVolumes() == null ? List.of()
+            : t.getVolumes().stream().map(PodVolume::toVolume).toList());
     if (spreadExactly) {
       // maxSkew 1 over the pool's nodes with replicas = nodes x replicasPerNode leaves only one layout:
       // exactly replicasPerNode on every node. Nodes outside the pool or tainted do not count.
@@ -217,11 +239,29 @@ public final class ClusterObjects {
     return new StatefulSetBuilder().withNewMetadata().withName(name).withNamespace(hc.getMetadata().getNamespace())
         .withLabels(labels(hc, component)).endMetadata()
         .withNewSpec().withReplicas(replicas).withServiceName(name).withPodManagementPolicy("Parallel")
+        .withMinReadySeconds(REGIONSERVER.equals(component) ? REGIONSERVER_MIN_READY_SECONDS : null)
         .withSelector(sel)
         .withNewUpdateStrategy().withType("RollingUpdate").endUpdateStrategy()
         .withNewTemplate().withNewMetadata().withLabels(labels(hc, component))
         .withAnnotations(Map.of(CONFIG_HASH, configHash)).endMetadata().withSpec(pod.build()).endTemplate()
         .endSpec().build();
+  }
+
+  /**
+   * A RegionServer's preStop hook: HBase's RegionMover moves its regions to the other
+   * RegionServers while it still serves them (what HBase's graceful_stop.sh does), so a deleted or
+   * rolled pod leaves no region unassigned while the master notices it is gone. It runs in the
+   * RegionServer's container, in a small JVM of its own ({@value #MOVER_HEAP} heap, inside the
+   * planner's off-heap overhead), and gives up after three quarters of the grace period, leaving
+   * the rest to the RegionServer's own shutdown (SIGTERM closes what is left). With no other
+   * RegionServer online it moves nothing.
+   */
+  static Lifecycle unloadBeforeStop(long gracePeriodSeconds) {
+    long timeout = Math.max(1, gracePeriodSeconds * 3 / 4);
+    return new LifecycleBuilder().withNewPreStop().withNewExec().withCommand("sh", "-c",
+        "HBASE_HEAPSIZE=" + MOVER_HEAP + " exec hbase org.apache.hadoop.hbase.util.RegionMover"
+            + " -r \"$(hostname -f)\" -o unload -m " + MOVER_THREADS + " -t " + timeout)
+        .endExec().endPreStop().build();
   }
 
   private static PodDisruptionBudget pdb(HBaseCluster hc, String component, String name) {

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.hbaseqos.operator.api.HBaseCluster;
 import io.hbaseqos.operator.api.RegionServersSpec;
 import io.hbaseqos.operator.api.TopologySpec;
@@ -101,7 +102,10 @@ public final class TopologyManager {
         .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
   }
 
-  /** Plans, writes what differs (unless paused or the plan is invalid), and reports the layout. */
+  /**
+   * Plans, writes what differs (unless paused or the plan is invalid), and reports the layout. An
+   * object the API server refuses as invalid is an {@link IllegalArgumentException}: a spec error.
+   */
   public Outcome reconcile(KubernetesClient client, HBaseCluster hc) {
     TopologySpec t = hc.getSpec().getTopology();
     int k = t.getRegionServers().getReplicasPerNode();
@@ -112,7 +116,17 @@ public final class TopologyManager {
       for (HasMetadata o : ClusterObjects.desired(hc, plan)) {
         String want = o.getMetadata().getAnnotations().get(ClusterObjects.HASH);
         if (!Objects.equals(hashOf(client, o, want), want)) {
-          client.resource(o).fieldManager(ClusterObjects.MANAGED_BY).forceConflicts().serverSideApply();
+          try {
+            client.resource(o).fieldManager(ClusterObjects.MANAGED_BY).forceConflicts().serverSideApply();
+          } catch (KubernetesClientException e) {
+            if (e.getCode() == 422) {
+              // invalid: e.g. a volume source of spec.topology.volumes the API server refuses
+              throw new IllegalArgumentException("the API server refused " + o.getKind() + " "
+                  + o.getMetadata().getName() + ": " + (e.getStatus() != null && e.getStatus().getMessage() != null
+                      ? e.getStatus().getMessage() : e.getMessage()), e);
+            }
+            throw e;
+          }
           verified.put(key(o), new Verified(want, System.nanoTime()));
           written++;
         }

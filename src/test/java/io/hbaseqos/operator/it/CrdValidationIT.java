@@ -496,6 +496,43 @@ class CrdValidationIT {
         .containsEntry("gracefulShutdown", "120s");
   }
 
+  static String volumes(String name, String volumes, String mounts) {
+    return topology(name, "{}") + """
+            volumes: %s
+            volumeMounts: %s
+        """.formatted(volumes, mounts);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "the operator's name | [{name: conf, emptyDir: {}}] | [] | the volume name 'conf' is the operator's",
+      "not a DNS label | [{name: Hadoop_Conf, emptyDir: {}}] | [] | volume name must be a DNS label",
+      "no name | [{emptyDir: {}}] | [] | spec.topology.volumes[0].name: Required value",
+      "twice | [{name: a, emptyDir: {}}, {name: a, emptyDir: {}}] | [] | volume names must be unique",
+      "mount of no volume | [{name: a, emptyDir: {}}] | [{name: b, mountPath: /b}] | every volumeMount must name one of volumes",
+      "over hbase-site.xml | [{name: a, emptyDir: {}}] | [{name: a, mountPath: /etc/hbase}] | /etc/hbase is where the operator mounts",
+      "under hbase-site.xml | [{name: a, emptyDir: {}}] | [{name: a, mountPath: /etc/hbase/x}] | /etc/hbase is where the operator mounts",
+  })
+  void invalidVolumesAreRejected(String what, String volumes, String mounts, String message) {
+    String name = "badvol-" + Integer.toHexString(what.hashCode());
+    assertRefused("HBaseCluster", name, volumes(name, volumes, mounts), message);
+  }
+
+  @Test
+  void aVolumeKeepsItsSourceAsWritten() {
+    GenericKubernetesResource ok = create(volumes("vol-ok",
+        "[{name: hadoop-conf, configMap: {name: hadoop-conf, items: [{key: hdfs-site.xml, path: hdfs-site.xml}]}}]",
+        "[{name: hadoop-conf, mountPath: /etc/hbase-extra}]"));
+    var volume = Serialization.unmarshal(Serialization.asJson(ok), io.hbaseqos.operator.api.HBaseCluster.class)
+        .getSpec().getTopology().getVolumes().get(0).toVolume();
+    assertThat(volume.getName()).isEqualTo("hadoop-conf");
+    assertThat(volume.getConfigMap().getName()).isEqualTo("hadoop-conf");
+    assertThat(volume.getConfigMap().getItems()).singleElement().satisfies(i -> {
+      assertThat(i.getKey()).isEqualTo("hdfs-site.xml");
+      assertThat(i.getPath()).isEqualTo("hdfs-site.xml");
+    });
+  }
+
   @Test
   void aMisspelledFieldIsRefusedByKubectlAndDroppedWithAWarningForOtherClients() throws Exception {
     String yaml = tenant("typo", "{user: typo}", "[{type: REQUEST_NUMBER, limit: 5req/sec}]", "deletionPolcy: Retain");

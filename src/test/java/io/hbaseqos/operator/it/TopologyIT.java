@@ -6,12 +6,14 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.hbaseqos.operator.api.ConnectionSpec;
 import io.hbaseqos.operator.api.HBaseCluster;
+import io.hbaseqos.operator.api.PodVolume;
 import io.hbaseqos.operator.api.RegionServersSpec;
 import io.hbaseqos.operator.api.TopologySpec;
 import io.hbaseqos.operator.support.KubeApi;
@@ -108,7 +110,9 @@ class TopologyIT {
     assertThat(cm.getData().get("hbase-site.xml"))
         .contains("<property><name>hbase.quota.refresh.period</name><value>30000</value></property>")
         .contains("<property><name>hbase.regionserver.handler.count</name><value>40</value></property>")
-        .contains("<property><name>hbase.rootdir</name><value>hdfs://namenode:8020/hbase</value></property>");
+        .contains("<property><name>hbase.rootdir</name><value>hdfs://namenode:8020/hbase</value></property>")
+        .contains("<property><name>hbase.regionserver.hostname.disable.master.reversedns</name><value>true</value>"
+            + "</property>");
     assertThat(k8s.services().inNamespace(ns).withName("hb-regionserver").get().getSpec().getClusterIP()).isEqualTo("None");
     assertThat(k8s.policy().v1().podDisruptionBudget().inNamespace(ns).withName("hb-regionserver").get().getSpec()
         .getMaxUnavailable().getIntVal()).isEqualTo(1);
@@ -230,5 +234,51 @@ class TopologyIT {
     });
     assertThat(k8s.apps().statefulSets().inNamespace(ns).list().getItems()).isEmpty();
     assertThat(k8s.configMaps().inNamespace(ns).withLabel("hbaseqos.io/cluster").list().getItems()).isEmpty();
+  }
+
+  @Test
+  void volumesAreMountedInEveryPodAndOneTheApiServerRefusesBecomesTheClustersCondition() {
+    String ns = KubeApi.newNamespace("topo-vol");
+    NAMESPACES.add(ns);
+    POOLS.add(ns);
+    Nodes.createReady(k8s, ns + "-n1", ns, "64Gi");
+    HBaseCluster hc = cluster(ns, "hb", ns, 1, rs -> rs.setGracefulShutdown("80s"));
+    hc.getSpec().getTopology().setVolumes(List.of(
+        new PodVolume("hadoop-conf", Map.of("configMap", Map.of("name", "hadoop-conf"))),
+        new PodVolume("root", Map.of("hostPath", Map.of("path", "/srv/hbase", "type", "Directory")))));
+    hc.getSpec().getTopology().setVolumeMounts(List.of(
+        new VolumeMountBuilder().withName("hadoop-conf").withMountPath("/opt/hbase/conf/hdfs-site.xml")
+            .withSubPath("hdfs-site.xml").withReadOnly(true).build(),
+        new VolumeMountBuilder().withName("root").withMountPath("/srv/hbase").build()));
+    k8s.resource(hc).create();
+    await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> objects(ns));
+    for (String name : List.of("hb-regionserver", "hb-master")) {
+      var pod = sts(ns, name).getSpec().getTemplate().getSpec();
+      assertThat(pod.getVolumes()).extracting(v -> v.getName()).containsExactly("conf", "hadoop-conf", "root");
+      assertThat(pod.getVolumes().get(1).getConfigMap().getName()).isEqualTo("hadoop-conf");
+      assertThat(pod.getVolumes().get(2).getHostPath().getPath()).isEqualTo("/srv/hbase");
+      assertThat(pod.getContainers().get(0).getVolumeMounts()).extracting(m -> m.getMountPath())
+          .containsExactly("/etc/hbase", "/opt/hbase/conf/hdfs-site.xml", "/srv/hbase");
+    }
+    // RegionServers move their regions away before they stop, and a roll waits for a restarted one
+    StatefulSet rs = sts(ns, "hb-regionserver");
+    assertThat(rs.getSpec().getMinReadySeconds()).isEqualTo(20);
+    assertThat(rs.getSpec().getTemplate().getSpec().getContainers().get(0).getLifecycle().getPreStop().getExec()
+        .getCommand()).containsExactly("sh", "-c", "HBASE_HEAPSIZE=256m exec hbase org.apache.hadoop.hbase.util.RegionMover"
+            + " -r \"$(hostname -f)\" -o unload -m 4 -t 60");
+    assertThat(sts(ns, "hb-master").getSpec().getTemplate().getSpec().getContainers().get(0).getLifecycle()).isNull();
+
+    // a source the CRD keeps as written but the API server refuses (hostPath without a path)
+    edit(ns, h -> h.getSpec().getTopology().setVolumes(List.of(
+        new PodVolume("hadoop-conf", Map.of("configMap", Map.of("name", "hadoop-conf"))),
+        new PodVolume("root", Map.of("hostPath", Map.of("type", "Directory"))))));
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> {
+      var ready = get(ns, "hb").getStatus().condition("Ready").get();
+      assertThat(ready.getReason()).isEqualTo("InvalidSpec");
+      assertThat(ready.getMessage()).contains("the API server refused StatefulSet hb-regionserver")
+          .contains("hostPath.path");
+    });
+    assertThat(sts(ns, "hb-regionserver").getSpec().getTemplate().getSpec().getVolumes().get(2).getHostPath().getPath())
+        .isEqualTo("/srv/hbase");
   }
 }
