@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hbaseqos.operator.api.ConnectionSpec;
 import io.hbaseqos.operator.api.TenantQuota;
 import io.hbaseqos.operator.quota.ThrottleKind;
-import io.hbaseqos.operator.support.Helm;
 import io.hbaseqos.operator.support.Kubectl;
 import io.hbaseqos.operator.support.Paths;
 import io.hbaseqos.operator.support.PrometheusServer;
@@ -46,7 +45,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RealNodeHelmE2E {
-  static final String RELEASE_NS = "hbq-system";
+  static final String RELEASE_NS = RealNode.OPERATOR_NS;
   static final String NAME = "hbq-hbase-qos-operator";
   static final String HBASE_NS = "hbase";
   static final String TENANT_NS = "tenants";
@@ -57,16 +56,13 @@ class RealNodeHelmE2E {
   @BeforeAll
   static void install() throws Exception {
     k8s = RealNode.client();
-    RealNode.loadImages("operator", "hbase");
+    RealNode.installOperator();
     Kubectl.Result r = RealNode.kubectl("create", "namespace", HBASE_NS);
     assertThat(r.exit()).as(r.output()).isZero();
     r = RealNode.kubectl("-n", HBASE_NS, "apply", "-f",
         Paths.projectDir().resolve("src/test/resources/realnode/hbase-standalone.yaml")
             .toString());
     assertThat(r.exit()).as(r.output()).isZero();
-    Kubectl.Result install = RealNode.helm("install", "hbq", Helm.chart().toString(), "--namespace",
-        RELEASE_NS, "--create-namespace", "--wait", "--timeout", "3m");
-    assertThat(install.exit()).as(() -> install.output() + podReport(RELEASE_NS)).isZero();
     Kubectl.Result hbaseReady = RealNode.kubectl("-n", HBASE_NS, "wait", "--for=condition=Ready", "pod/hbase-0",
         "--timeout=180s");
     assertThat(hbaseReady.exit()).as(() -> hbaseReady.output() + podReport(HBASE_NS)).isZero();
@@ -201,7 +197,6 @@ class RealNodeHelmE2E {
   }
 
   static String podReport(String ns) {
-    return "\n" + RealNode.kubectl("-n", ns, "get", "pods", "-o", "wide").output()
-        + RealNode.kubectl("-n", ns, "get", "events", "--sort-by=.lastTimestamp").output();
+    return RealNode.podReport(ns);
   }
 }

@@ -68,6 +68,29 @@ public final class RealNode {
     }
   }
 
+  /** The operator's namespace and Helm release name on the node. */
+  public static final String OPERATOR_NS = "hbq-system";
+  public static final String RELEASE = "hbq";
+
+  /**
+   * Builds and loads the operator and HBase images, and installs the chart with the operator's
+   * image as built (helm install --wait: its pod is Ready).
+   */
+  public static void installOperator() {
+    loadImages("operator", "hbase");
+    Kubectl.Result install = helm("install", RELEASE, Helm.chart().toString(), "--namespace", OPERATOR_NS,
+        "--create-namespace", "--wait", "--timeout", "3m");
+    if (install.exit() != 0) {
+      throw new IllegalStateException("helm install failed:\n" + install.output() + podReport(OPERATOR_NS));
+    }
+  }
+
+  /** The pods and events of a namespace, for a failure's message. */
+  public static String podReport(String ns) {
+    return "\n" + kubectl("-n", ns, "get", "pods", "-o", "wide").output()
+        + kubectl("-n", ns, "get", "events", "--sort-by=.lastTimestamp").output();
+  }
+
   /** The real kubectl against the node's API server. */
   public static Kubectl.Result kubectl(String... args) {
     return Kubectl.on(kubeconfig(), args);

@@ -62,13 +62,18 @@ public final class TenantLoad implements AutoCloseable, TenantDB.Outcomes {
 
   /** Creates the table (if missing) and loads it with YCSB's insert phase, as the given user. */
   public static void load(Configuration conf, String user, Properties workload) throws Exception {
+    load(conf, user, workload, new byte[0][]);
+  }
+
+  /** The same, the table split at {@code splits} (its regions spread over the RegionServers). */
+  public static void load(Configuration conf, String user, Properties workload, byte[][] splits) throws Exception {
     TableName name = TableName.valueOf(workload.getProperty("table"));
     try (TenantLoad l = new TenantLoad(connect(conf, user)); Admin admin = l.connection.getAdmin()) {
       if (admin.tableExists(name)) {
         return;
       }
       admin.createTable(TableDescriptorBuilder.newBuilder(name)
-          .setColumnFamily(ColumnFamilyDescriptorBuilder.of(TenantDB.FAMILY)).build());
+          .setColumnFamily(ColumnFamilyDescriptorBuilder.of(TenantDB.FAMILY)).build(), splits);
       Measurements.setProperties(workload);
       CoreWorkload w = new CoreWorkload();
       w.init(workload);
