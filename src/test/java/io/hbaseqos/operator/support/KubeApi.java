@@ -40,6 +40,28 @@ public final class KubeApi {
     return kubeconfig;
   }
 
+  /**
+   * The kubeconfig with its certificate and key files inlined ({@code *-data}), for a process that
+   * cannot read this machine's files (the operator in a container).
+   */
+  public static synchronized String selfContainedKubeconfig() {
+    try {
+      String yaml = Files.readString(kubeconfig());
+      java.util.regex.Matcher m = java.util.regex.Pattern
+          .compile("(?m)^(\\s*)(certificate-authority|client-certificate|client-key):\\s*\"?([^\"\\n]+)\"?\\s*$")
+          .matcher(yaml);
+      StringBuilder out = new StringBuilder();
+      while (m.find()) {
+        String data = java.util.Base64.getEncoder().encodeToString(Files.readAllBytes(Path.of(m.group(3).trim())));
+        m.appendReplacement(out, m.group(1) + m.group(2) + "-data: " + data);
+      }
+      m.appendTail(out);
+      return out.toString();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** The command line the shared kube-apiserver runs with (read from /proc), to start a replica of it. */
   static synchronized List<String> apiServerCommand() {
     client();
