@@ -83,6 +83,14 @@ public class RegionServersSpec {
   @JsonPropertyDescription("Time a RegionServer gets to close its regions on shutdown (terminationGracePeriodSeconds).")
   private String gracefulShutdown = "120s";
 
+  @Default("20")
+  @Min(0)
+  @Max(3600)
+  @JsonPropertyDescription("Seconds a restarted RegionServer stays Ready before a roll restarts the next one "
+      + "(the StatefulSet's minReadySeconds): its port opens before it registers with the master, and the next "
+      + "one's regions can only move to RegionServers the master knows.")
+  private Integer minReadySeconds = 20;
+
   public Map<String, String> getNodeSelector() {
     return nodeSelector;
   }
@@ -169,6 +177,14 @@ public class RegionServersSpec {
 
   public void setCpu(String cpu) {
     this.cpu = cpu;
+  }
+
+  public Integer getMinReadySeconds() {
+    return minReadySeconds;
+  }
+
+  public void setMinReadySeconds(Integer minReadySeconds) {
+    this.minReadySeconds = minReadySeconds;
   }
 
   public String getGracefulShutdown() {

@@ -56,12 +56,6 @@ public final class ClusterObjects {
   public static final String REGIONSERVER = "regionserver";
   public static final String MASTER = "master";
   public static final String HOSTNAME_KEY = "kubernetes.io/hostname";
-  /**
-   * How long a restarted RegionServer is Ready before a roll takes down the next one. Its RPC port
-   * (the readiness probe) opens before it has registered with the master; the next pod's preStop
-   * can only move regions to RegionServers the master knows.
-   */
-  public static final int REGIONSERVER_MIN_READY_SECONDS = 20;
   static final String MOVER_HEAP = "256m";
   static final String REVERSE_DNS_OFF = "hbase.regionserver.hostname.disable.master.reversedns";
   static final int MOVER_THREADS = 4;
@@ -160,13 +154,14 @@ public final class ClusterObjects {
     String configHash = hash(site + "\n" + String.join(" ", rsOpts) + "\n" + t.getImage());
     out.add(statefulSet(hc, REGIONSERVER, regionServers(hc), plan.replicas(), rsOpts, plan.containerMemory(),
         rs.getCpu(), configHash, 16020, 16030, rs.getNodeSelector(), rs.getTolerations(),
-        Durations.parse(rs.getGracefulShutdown(), java.time.Duration.ofSeconds(120)).toSeconds(), true));
+        Durations.parse(rs.getGracefulShutdown(), java.time.Duration.ofSeconds(120)).toSeconds(),
+        rs.getMinReadySeconds() == null ? 20 : rs.getMinReadySeconds(), true));
     MastersSpec m = t.getMasters() == null ? new MastersSpec() : t.getMasters();
     long mHeap = Memory.parse(m.getHeap());
     List<String> mOpts = List.of("-Xms" + Memory.jvm(mHeap), "-Xmx" + Memory.jvm(mHeap));
     out.add(statefulSet(hc, MASTER, masters(hc), m.getReplicas(), mOpts, mHeap + TopologyPlanner.overhead(mHeap),
         m.getCpu(), hash(site + "\n" + String.join(" ", mOpts) + "\n" + t.getImage()), 16000, 16010, Map.of(),
-        List.of(), 60, false));
+        List.of(), 60, 0, false));
     if (!Boolean.FALSE.equals(t.getPodDisruptionBudget())) {
       out.add(pdb(hc, REGIONSERVER, regionServers(hc)));
       out.add(pdb(hc, MASTER, masters(hc)));
@@ -195,7 +190,7 @@ public final class ClusterObjects {
   private static StatefulSet statefulSet(HBaseCluster hc, String component, String name, int replicas,
       List<String> jvmOpts, long memory, String cpu, String configHash, int rpc, int info,
       Map<String, String> nodeSelector, List<io.fabric8.kubernetes.api.model.Toleration> tolerations,
-      long gracePeriod, boolean spreadExactly) {
+      long gracePeriod, int minReadySeconds, boolean spreadExactly) {
     TopologySpec t = hc.getSpec().getTopology();
     LabelSelector sel = new LabelSelectorBuilder().withMatchLabels(selector(hc, component)).build();
     Map<String, Quantity> requests = new LinkedHashMap<>();
@@ -239,7 +234,9 @@ public final class ClusterObjects {
     return new StatefulSetBuilder().withNewMetadata().withName(name).withNamespace(hc.getMetadata().getNamespace())
         .withLabels(labels(hc, component)).endMetadata()
         .withNewSpec().withReplicas(replicas).withServiceName(name).withPodManagementPolicy("Parallel")
-        .withMinReadySeconds(REGIONSERVER.equals(component) ? REGIONSERVER_MIN_READY_SECONDS : null)
+        // a restarted RegionServer's port opens before it registers with the master; the next
+        // pod's preStop can only move regions to RegionServers the master knows
+        .withMinReadySeconds(minReadySeconds > 0 ? minReadySeconds : null)
         .withSelector(sel)
         .withNewUpdateStrategy().withType("RollingUpdate").endUpdateStrategy()
         .withNewTemplate().withNewMetadata().withLabels(labels(hc, component))

@@ -98,8 +98,12 @@ class TopologySchedulingIT {
             TopologyIT.cluster(other, "hb", pool, 1, rs -> { }), "regionserver")).endMetadata()
         .withNewSpec().withNodeSelector(Map.of("no-such-node", "x")).addNewContainer().withName("c").withImage("x")
         .endContainer().endSpec().build()).create();
-    HBaseCluster hc = TopologyIT.cluster(ns, "hb", pool, 2, rs -> rs.setTolerations(List.of(new TolerationBuilder()
-        .withKey("kwok.x-k8s.io/node").withOperator("Exists").withEffect("NoSchedule").build())));
+    // (kwok's pods are Ready at once: a second between restarts instead of the 20 s a RegionServer needs to register)
+    HBaseCluster hc = TopologyIT.cluster(ns, "hb", pool, 2, rs -> {
+      rs.setTolerations(List.of(new TolerationBuilder()
+          .withKey("kwok.x-k8s.io/node").withOperator("Exists").withEffect("NoSchedule").build()));
+      rs.setMinReadySeconds(1);
+    });
     k8s.resource(hc).create();
 
     await().atMost(120, TimeUnit.SECONDS).untilAsserted(() -> {
