@@ -17,6 +17,7 @@ import java.util.Map;
 @ValidationRule(value = "self.blockCacheFraction + self.memstoreFraction <= 0.800001",
     message = "blockCacheFraction + memstoreFraction must be at most 0.8: HBase keeps 20% of the heap free and refuses to start otherwise")
 public class RegionServersSpec {
+  public static final int DEFAULT_MIN_READY_SECONDS = 20;
   public static final String HEAP_PATTERN = "^(auto|[1-9][0-9]*(m|g|Mi|Gi))$";
 
   @Size(max = 32)
@@ -89,7 +90,7 @@ public class RegionServersSpec {
   @JsonPropertyDescription("Seconds a restarted RegionServer stays Ready before a roll restarts the next one "
       + "(the StatefulSet's minReadySeconds): its port opens before it registers with the master, and the next "
       + "one's regions can only move to RegionServers the master knows.")
-  private Integer minReadySeconds = 20;
+  private Integer minReadySeconds = DEFAULT_MIN_READY_SECONDS;
 
   public Map<String, String> getNodeSelector() {
     return nodeSelector;

@@ -155,7 +155,7 @@ public final class ClusterObjects {
     out.add(statefulSet(hc, REGIONSERVER, regionServers(hc), plan.replicas(), rsOpts, plan.containerMemory(),
         rs.getCpu(), configHash, 16020, 16030, rs.getNodeSelector(), rs.getTolerations(),
         Durations.parse(rs.getGracefulShutdown(), java.time.Duration.ofSeconds(120)).toSeconds(),
-        rs.getMinReadySeconds() == null ? 20 : rs.getMinReadySeconds(), true));
+        rs.getMinReadySeconds() == null ? RegionServersSpec.DEFAULT_MIN_READY_SECONDS : rs.getMinReadySeconds(), true));
     MastersSpec m = t.getMasters() == null ? new MastersSpec() : t.getMasters();
     long mHeap = Memory.parse(m.getHeap());
     List<String> mOpts = List.of("-Xms" + Memory.jvm(mHeap), "-Xmx" + Memory.jvm(mHeap));

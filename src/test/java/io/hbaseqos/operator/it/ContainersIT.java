@@ -108,10 +108,7 @@ class ContainersIT {
         Resources.t(ThrottleKind.REQUEST_NUMBER, "100req/sec"))).create();
     await().atMost(120, TimeUnit.SECONDS).untilAsserted(() -> assertThat(QuotaTableRaw.read(connection))
         .as(() -> operator.getLogs()).containsEntry("u.tc-alice q:s", "req_num=100/SECONDS"));
-    k8s.resources(TenantQuota.class).inNamespace(ns).withName("alice").edit(t -> {
-      t.getSpec().getThrottles().get(0).setLimit("250req/sec");
-      return t;
-    });
+    Resources.edit(k8s, TenantQuota.class, ns, "alice", t -> t.getSpec().getThrottles().get(0).setLimit("250req/sec"));
     await().atMost(60, TimeUnit.SECONDS).untilAsserted(() ->
         assertThat(QuotaTableRaw.read(connection)).containsEntry("u.tc-alice q:s", "req_num=250/SECONDS"));
     k8s.resources(TenantQuota.class).inNamespace(ns).withName("alice").delete();

@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.hbaseqos.operator.api.ConnectionSpec;
 import io.hbaseqos.operator.api.HBaseCluster;
 import io.hbaseqos.operator.api.MastersSpec;
@@ -17,7 +16,6 @@ import io.hbaseqos.operator.api.TopologySpec;
 import io.hbaseqos.operator.quota.ThrottleKind;
 import io.hbaseqos.operator.support.ClientPod;
 import io.hbaseqos.operator.support.Kubectl;
-import io.hbaseqos.operator.support.Paths;
 import io.hbaseqos.operator.support.RealNode;
 import io.hbaseqos.operator.support.Resources;
 import java.io.IOException;
@@ -61,6 +59,9 @@ class RealNodeClusterE2E {
   static final int REGIONS = 4;
   static final String CAPPED = "capped";
   static final int CAP = 20;
+  /** The RegionServers' pod DNS names, under which they register. */
+  static final List<String> REGIONSERVER_HOSTS = List.of("hb-regionserver-0.hb-regionserver." + NS + ".svc.cluster.local",
+      "hb-regionserver-1.hb-regionserver." + NS + ".svc.cluster.local");
   static KubernetesClient k8s;
   static ClientPod app;
 
@@ -68,11 +69,7 @@ class RealNodeClusterE2E {
   static void deploy() throws Exception {
     k8s = RealNode.client();
     RealNode.installOperator();
-    Kubectl.Result r = RealNode.kubectl("create", "namespace", NS);
-    assertThat(r.exit()).as(r.output()).isZero();
-    r = RealNode.kubectl("-n", NS, "apply", "-f",
-        Paths.projectDir().resolve("src/test/resources/realnode/zookeeper.yaml").toString());
-    assertThat(r.exit()).as(r.output()).isZero();
+    RealNode.createNamespaceWith(NS, "zookeeper.yaml");
     // hbase.rootdir: a directory of the node, owned by the image's hbase user, mounted by every HBase pod
     Path root = RealNode.kubeconfig().getParent().resolve("hbase-root");
     Files.createDirectories(root);
@@ -155,13 +152,7 @@ class RealNodeClusterE2E {
   }
 
   static void edit(Consumer<HBaseCluster> change) {
-    await().atMost(10, TimeUnit.SECONDS).ignoreExceptionsInstanceOf(KubernetesClientException.class).until(() -> {
-      k8s.resources(HBaseCluster.class).inNamespace(NS).withName("hb").edit(h -> {
-        change.accept(h);
-        return h;
-      });
-      return true;
-    });
+    Resources.editCluster(k8s, NS, "hb", change);
   }
 
   @Test
@@ -181,9 +172,7 @@ class RealNodeClusterE2E {
     Pod master = k8s.pods().inNamespace(NS).withName("hb-master-0").get();
     assertThat(master.getSpec().getContainers().get(0).getCommand()).containsExactly("hbase", "master", "start");
     // both RegionServers registered with the master under their pods' DNS names
-    assertThat(servers().keySet()).containsExactlyInAnyOrder(
-        "hb-regionserver-0.hb-regionserver." + NS + ".svc.cluster.local",
-        "hb-regionserver-1.hb-regionserver." + NS + ".svc.cluster.local");
+    assertThat(servers().keySet()).containsExactlyInAnyOrderElementsOf(REGIONSERVER_HOSTS);
     await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> assertThat(k8s.resources(HBaseCluster.class)
         .inNamespace(NS).withName("hb").get().getStatus().condition("RegionServersReady").get().getStatus())
         .isEqualTo("True"));
@@ -305,9 +294,7 @@ class RealNodeClusterE2E {
     // both RegionServers registered again, and every region of the table is open on one of them
     await().atMost(240, TimeUnit.SECONDS).ignoreExceptions().untilAsserted(() -> {
       Map<String, long[]> s = servers();
-      assertThat(s.keySet()).as(() -> RealNode.podReport(NS)).containsExactlyInAnyOrder(
-          "hb-regionserver-0.hb-regionserver." + NS + ".svc.cluster.local",
-          "hb-regionserver-1.hb-regionserver." + NS + ".svc.cluster.local");
+      assertThat(s.keySet()).as(() -> RealNode.podReport(NS)).containsExactlyInAnyOrderElementsOf(REGIONSERVER_HOSTS);
       assertThat(s.values().stream().mapToLong(m -> m[0]).sum()).isEqualTo(REGIONS);
     });
     System.out.printf("[real-node] killed RegionServer pod back and registered after %.0f s%n",

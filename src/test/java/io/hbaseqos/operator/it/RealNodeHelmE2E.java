@@ -11,7 +11,6 @@ import io.hbaseqos.operator.api.ConnectionSpec;
 import io.hbaseqos.operator.api.TenantQuota;
 import io.hbaseqos.operator.quota.ThrottleKind;
 import io.hbaseqos.operator.support.Kubectl;
-import io.hbaseqos.operator.support.Paths;
 import io.hbaseqos.operator.support.PrometheusServer;
 import io.hbaseqos.operator.support.QuotaTableRaw;
 import io.hbaseqos.operator.support.RealNode;
@@ -57,15 +56,10 @@ class RealNodeHelmE2E {
   static void install() throws Exception {
     k8s = RealNode.client();
     RealNode.installOperator();
-    Kubectl.Result r = RealNode.kubectl("create", "namespace", HBASE_NS);
-    assertThat(r.exit()).as(r.output()).isZero();
-    r = RealNode.kubectl("-n", HBASE_NS, "apply", "-f",
-        Paths.projectDir().resolve("src/test/resources/realnode/hbase-standalone.yaml")
-            .toString());
-    assertThat(r.exit()).as(r.output()).isZero();
+    RealNode.createNamespaceWith(HBASE_NS, "hbase-standalone.yaml");
     Kubectl.Result hbaseReady = RealNode.kubectl("-n", HBASE_NS, "wait", "--for=condition=Ready", "pod/hbase-0",
         "--timeout=180s");
-    assertThat(hbaseReady.exit()).as(() -> hbaseReady.output() + podReport(HBASE_NS)).isZero();
+    assertThat(hbaseReady.exit()).as(() -> hbaseReady.output() + RealNode.podReport(HBASE_NS)).isZero();
     // the test JVM reads hbase:quota raw; the HBase pod advertises its IP, which the host routes to
     Configuration conf = HBaseConfiguration.create();
     conf.set("hbase.zookeeper.quorum", k8s.pods().inNamespace(HBASE_NS).withName("hbase-0").get().getStatus().getPodIP());
@@ -78,7 +72,7 @@ class RealNodeHelmE2E {
         return admin.isTableAvailable(org.apache.hadoop.hbase.TableName.valueOf("hbase", "quota"));
       }
     });
-    r = RealNode.kubectl("create", "namespace", TENANT_NS);
+    Kubectl.Result r = RealNode.kubectl("create", "namespace", TENANT_NS);
     assertThat(r.exit()).as(r.output()).isZero();
   }
 
@@ -153,10 +147,7 @@ class RealNodeHelmE2E {
       assertThat(leaseHolder()).isEqualTo(p.getMetadata().getName());
     });
     assertThat(QuotaTableRaw.read(hbase)).containsEntry("u." + USER + " q:s", "req_num=100/SECONDS");
-    k8s.resources(TenantQuota.class).inNamespace(TENANT_NS).withName("alice").edit(t -> {
-      t.getSpec().getThrottles().get(0).setLimit("250req/sec");
-      return t;
-    });
+    Resources.edit(k8s, TenantQuota.class, TENANT_NS, "alice", t -> t.getSpec().getThrottles().get(0).setLimit("250req/sec"));
     await().atMost(120, TimeUnit.SECONDS).untilAsserted(() ->
         assertThat(QuotaTableRaw.read(hbase)).containsEntry("u." + USER + " q:s", "req_num=250/SECONDS"));
     // deletion removes the quota from HBase (the new pod runs the finalizer)
@@ -176,7 +167,7 @@ class RealNodeHelmE2E {
         .filter(p -> p.getStatus().getContainerStatuses() != null && !p.getStatus().getContainerStatuses().isEmpty()
             && Boolean.TRUE.equals(p.getStatus().getContainerStatuses().get(0).getReady()))
         .toList();
-    assertThat(pods).as(() -> podReport(RELEASE_NS)).hasSize(1);
+    assertThat(pods).as(() -> RealNode.podReport(RELEASE_NS)).hasSize(1);
     return pods.get(0);
   }
 
@@ -196,7 +187,5 @@ class RealNodeHelmE2E {
         + URLEncoder.encode(q, StandardCharsets.UTF_8))).build(), HttpResponse.BodyHandlers.ofString()).body();
   }
 
-  static String podReport(String ns) {
-    return RealNode.podReport(ns);
-  }
+
 }

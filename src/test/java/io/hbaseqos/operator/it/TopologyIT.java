@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.hbaseqos.operator.api.ConnectionSpec;
 import io.hbaseqos.operator.api.HBaseCluster;
 import io.hbaseqos.operator.api.PodVolume;
@@ -192,16 +191,8 @@ class TopologyIT {
         .contains("<value>60</value>").doesNotContain("<value>80</value>");
   }
 
-  /** A spec edit; retried when the operator's status write got in between (409). */
   static void edit(String ns, Consumer<HBaseCluster> change) {
-    await().atMost(10, TimeUnit.SECONDS).ignoreExceptionsInstanceOf(KubernetesClientException.class)
-        .until(() -> {
-          KubeApi.client().resources(HBaseCluster.class).inNamespace(ns).withName("hb").edit(h -> {
-            change.accept(h);
-            return h;
-          });
-          return true;
-        });
+    Resources.editCluster(KubeApi.client(), ns, "hb", change);
   }
 
   static List<HasMetadata> objects(String ns) {

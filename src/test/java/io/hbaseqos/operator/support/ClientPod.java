@@ -80,10 +80,11 @@ public final class ClientPod {
     if (r.exit() != 0) {
       throw new IllegalStateException(String.join(" ", args) + " failed in the pod:\n" + tail(r.output()));
     }
-    return lines(tag, r.output().lines().toList());
+    return tagged(tag, r.output().lines().toList());
   }
 
-  static List<String[]> lines(String tag, List<String> output) {
+  /** The lines of {@link InClusterClient}'s output that start with {@code tag}, split at tabs. */
+  public static List<String[]> tagged(String tag, List<String> output) {
     return output.stream().filter(l -> l.startsWith(tag + "\t")).map(l -> l.substring(tag.length() + 1).split("\t"))
         .toList();
   }
@@ -153,9 +154,5 @@ public final class ClientPod {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-  }
-
-  public static List<String[]> tagged(String tag, List<String> output) {
-    return lines(tag, output);
   }
 }

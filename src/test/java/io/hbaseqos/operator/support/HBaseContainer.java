@@ -1,6 +1,7 @@
 package io.hbaseqos.operator.support;
 
 import io.hbaseqos.operator.api.ConnectionSpec;
+import io.hbaseqos.operator.topology.ClusterObjects;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -41,13 +42,9 @@ public final class HBaseContainer extends GenericContainer<HBaseContainer> {
     site.put("hbase.unsafe.stream.capability.enforce", "false");
     site.put("hbase.quota.enabled", "true");
     site.put("hbase.quota.refresh.period", "2000");
-    StringBuilder xml = new StringBuilder("<?xml version=\"1.0\"?>\n<configuration>\n");
-    site.forEach((k, v) -> xml.append("  <property><name>").append(k).append("</name><value>").append(v)
-        .append("</value></property>\n"));
-    xml.append("</configuration>\n");
     withImagePullPolicy(PullPolicy.defaultPolicy());
     withNetworkMode("host");
-    withCopyToContainer(Transferable.of(xml.toString(), 0644), "/etc/hbase/hbase-site.xml");
+    withCopyToContainer(Transferable.of(ClusterObjects.siteXml(site), 0644), "/etc/hbase/hbase-site.xml");
     withEnv("HBASE_MASTER_OPTS", "-Xms512m -Xmx512m -XX:+UseSerialGC");
     withCommand("hbase", "master", "start");
     waitingFor(Wait.forLogMessage(".*Master has completed initialization.*", 1)

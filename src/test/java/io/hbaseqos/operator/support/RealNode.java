@@ -85,6 +85,17 @@ public final class RealNode {
     }
   }
 
+  /** Creates a namespace and applies one of src/test/resources/realnode's manifests in it. */
+  public static void createNamespaceWith(String ns, String manifest) {
+    for (List<String> args : List.of(List.of("create", "namespace", ns), List.of("-n", ns, "apply", "-f",
+        Paths.projectDir().resolve("src/test/resources/realnode").resolve(manifest).toString()))) {
+      Kubectl.Result r = kubectl(args.toArray(String[]::new));
+      if (r.exit() != 0) {
+        throw new IllegalStateException("kubectl " + String.join(" ", args) + " failed:\n" + r.output());
+      }
+    }
+  }
+
   /** The pods and events of a namespace, for a failure's message. */
   public static String podReport(String ns) {
     return "\n" + kubectl("-n", ns, "get", "pods", "-o", "wide").output()

@@ -30,6 +30,26 @@ public final class Resources {
     return c;
   }
 
+  /** A spec edit of an HBaseCluster; retried when the operator's status write got in between (409). */
+  public static void editCluster(io.fabric8.kubernetes.client.KubernetesClient k8s, String ns, String name,
+      java.util.function.Consumer<HBaseCluster> change) {
+    edit(k8s, HBaseCluster.class, ns, name, change);
+  }
+
+  /** A spec edit; retried when the operator's status write got in between (409). */
+  public static <T extends io.fabric8.kubernetes.api.model.HasMetadata> void edit(
+      io.fabric8.kubernetes.client.KubernetesClient k8s, Class<T> type, String ns, String name,
+      java.util.function.Consumer<T> change) {
+    org.awaitility.Awaitility.await().atMost(10, java.util.concurrent.TimeUnit.SECONDS)
+        .ignoreExceptionsInstanceOf(io.fabric8.kubernetes.client.KubernetesClientException.class).until(() -> {
+          k8s.resources(type).inNamespace(ns).withName(name).edit(h -> {
+            change.accept(h);
+            return h;
+          });
+          return true;
+        });
+  }
+
   public static TenantQuota tenant(String ns, String name, String cluster, QuotaSubject subject, ThrottleSpec... t) {
     TenantQuota tq = new TenantQuota();
     tq.setMetadata(new ObjectMetaBuilder().withNamespace(ns).withName(name).build());
