@@ -79,12 +79,18 @@ class TopologyIT {
     return s.getSpec().getTemplate().getMetadata().getAnnotations().get("hbaseqos.io/config-hash");
   }
 
+  /** A new namespace whose name is also the pool label of the nodes the test creates; both cleaned up after. */
+  static String newPool(String prefix) {
+    String ns = KubeApi.newNamespace(prefix);
+    NAMESPACES.add(ns);
+    POOLS.add(ns);
+    return ns;
+  }
+
   @Test
   void objectsFollowTheSpecAndTheNodePoolAndASettledClusterWritesNothing() throws Exception {
-    String ns = KubeApi.newNamespace("topo");
-    NAMESPACES.add(ns);
+    String ns = newPool("topo");
     String pool = ns;
-    POOLS.add(pool);
     Nodes.createReady(k8s, ns + "-n1", pool, "64Gi");
     Nodes.createReady(k8s, ns + "-n2", pool, "64Gi");
     k8s.resource(cluster(ns, "hb", pool, 2, rs -> rs.setHandlerCount(40))).create();
@@ -213,9 +219,7 @@ class TopologyIT {
 
   @Test
   void aPoolTooSmallIsRefusedNamingTheNodeAndNothingIsDeployed() {
-    String ns = KubeApi.newNamespace("topo-bad");
-    NAMESPACES.add(ns);
-    POOLS.add(ns);
+    String ns = newPool("topo-bad");
     Nodes.createReady(k8s, ns + "-tiny", ns, "8Gi");
     k8s.resource(cluster(ns, "hb", ns, 4, rs -> { })).create();
     await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> {
@@ -229,9 +233,7 @@ class TopologyIT {
 
   @Test
   void volumesAreMountedInEveryPodAndOneTheApiServerRefusesBecomesTheClustersCondition() {
-    String ns = KubeApi.newNamespace("topo-vol");
-    NAMESPACES.add(ns);
-    POOLS.add(ns);
+    String ns = newPool("topo-vol");
     Nodes.createReady(k8s, ns + "-n1", ns, "64Gi");
     HBaseCluster hc = cluster(ns, "hb", ns, 1, rs -> rs.setGracefulShutdown("80s"));
     hc.getSpec().getTopology().setVolumes(List.of(
