@@ -15,34 +15,54 @@ import java.util.TreeSet;
  * <p>The rules, in order:
  * <ol>
  *   <li><b>Verdict per objective.</b> A reading above the bound is {@code VIOLATED}; below
- *       {@link #MARGIN} of the bound is {@code MARGIN}; between the two is {@code MET} (the
- *       hysteresis band: nothing moves). No operation in the window is {@code IDLE}; a busy tenant
- *       read as 0 (below a whole-millisecond source's resolution) is {@code MARGIN}. A
- *       reading that is missing, not a number, negative or above {@link #ABSURD_MILLIS} is
- *       {@code UNKNOWN}.</li>
+ *       {@link #MARGIN} of the bound is {@code MARGIN}; between the two is {@code MET}. No operation
+ *       in the window is {@code IDLE}; a busy tenant read as 0 (below a whole-millisecond source's
+ *       resolution) is {@code MARGIN}. A reading that is missing, not a number, negative or above
+ *       {@link #ABSURD_MILLIS} is {@code UNKNOWN}. The verdicts are what status shows; the moves
+ *       follow the evidence below.</li>
  *   <li><b>Fail-static.</b> A sheddable tenant below a protected tenant whose reading is
  *       {@code UNKNOWN} is neither squeezed for it nor given anything back: its limit holds.</li>
- *   <li><b>Confirmation.</b> A violation is acted on when the reading is at least twice the bound, or
- *       when one of the two periods before was violated too: one noisy period moves nothing.</li>
- *   <li><b>Squeeze, lowest priority first.</b> For a {@code VIOLATED} objective the operator cuts
- *       the sheddable tenants of the lowest priority (below the protected tenant's) that can still
- *       give: limit above the floor and use above the floor. The cut is the ratio bound/reading,
- *       kept within [{@link #DEEPEST_CUT}, {@link #SHALLOWEST_CUT}], applied to the lower of the
- *       limit and what the tenant used (the first cut bites even when the limit was far above use).
- *       Never below the floor. Tenants of equal or higher priority are never touched. When every
- *       candidate is at its floor, the protected tenant is out of capacity.</li>
- *   <li><b>Give back, highest priority first.</b> When every protected tenant above a squeezed
- *       tenant has been at {@code MARGIN} or {@code IDLE} for {@link #CALM_PERIODS} periods in a
- *       row, the highest-priority squeezed level is raised by {@link #GIVE_BACK} per period, up to
- *       its ceiling, and not above its roof: the geometric middle of the last cut (between the
- *       limit that hurt and the one that replaced it), until {@link #FORGET_VIOLATION_AFTER}
- *       periods pass without a squeeze. A limit that hurt is not retried at once, and repeated
- *       cuts bisect toward the highest limit that does not hurt.</li>
+ *   <li><b>Changes are measured before they are judged.</b> A period in which the limits below a
+ *       protected tenant differ from those of the period before was measured partly under the old
+ *       limits: it moves nothing and counts for nothing (a squeeze is not repeated on a reading the
+ *       squeeze has not acted on yet).</li>
+ *   <li><b>Evidence per limit.</b> Each measured period adds the headroom h = ln(bound / reading) of
+ *       the tenant's worst objective to the evidence of the limits in force. The spread of h at
+ *       fixed limits is measured and pooled over the recent limits ({@link Evidence}). A limit meets
+ *       the objective when at most {@link #MISS_BUDGET} of its periods miss: when its mean headroom
+ *       is at least z·spread ({@code needed}).</li>
+ *   <li><b>Squeeze, lowest priority first</b>, when a violation is gross (twice the bound) on limits
+ *       with fewer than three measured periods, when it is confirmed (one of the two measured
+ *       periods before was violated too), or when three or more periods at the limits in force say,
+ *       with confidence, that more than the budget miss. The operator cuts the sheddable tenants of
+ *       the lowest priority (below the protected tenant's) that can still give: limit above the
+ *       floor and use above the floor. The cut is bound/reading, and for limits over budget at most
+ *       exp(mean h − needed), kept within [{@link #DEEPEST_CUT}, {@link #SHALLOWEST_CUT}], applied
+ *       to the lower of the limit and what the tenant used. Never below the floor. Tenants of equal
+ *       or higher priority are never touched. When every candidate is at its floor, the protected
+ *       tenant is out of capacity.</li>
+ *   <li><b>Give back, highest priority first</b>, when every protected tenant above a squeezed
+ *       tenant either idled for {@link #CALM_PERIODS} periods in a row or has two or more periods at
+ *       the limits in force whose mean headroom is confidently above what it needs (no miss in the
+ *       period). The highest-priority squeezed level is raised by {@link #GIVE_BACK}, up to its
+ *       ceiling, and not above its roof: the geometric middle of the last cut (between the limit
+ *       that hurt and the one that replaced it), until {@link #FORGET_VIOLATION_AFTER} periods pass
+ *       without a squeeze. A limit that hurt is not retried at once, and repeated cuts bisect
+ *       toward the highest limit that does not hurt.</li>
  * </ol>
  */
 public final class ProtectionLaw {
   public static final double MARGIN = 0.8;
+  /** Periods in a row a protected tenant idles before the limits below it are given back for it. */
   public static final int CALM_PERIODS = 3;
+  /** The share of periods in which an objective may miss: the policy holds each limit where at most this many do. */
+  public static final double MISS_BUDGET = 0.10;
+  /** The standard normal quantile of 1 - {@link #MISS_BUDGET}. */
+  static final double Z = 1.2816;
+  public static final double PRIOR_SIGMA = 0.2;
+  static final double PRIOR_DF = 2;
+  static final double POOL_DECAY = 0.9;
+  static final double HEADROOM_CLIP = Math.log(4);
   public static final double DEEPEST_CUT = 0.5;
   public static final double SHALLOWEST_CUT = 0.9;
   public static final double GIVE_BACK = 1.25;
@@ -124,6 +144,14 @@ public final class ProtectionLaw {
     /** Per sheddable tenant: how many times a give-back past a forgotten roof ended in a squeeze (backs off). */
     private final Map<String, Integer> failedProbes = new HashMap<>();
     private final Map<String, Boolean> probing = new HashMap<>();
+    /** Per protected tenant: the limits below it in the last period, and its readings since they last changed. */
+    private final Map<String, List<Long>> below = new HashMap<>();
+    private final Map<String, Evidence> evidence = new HashMap<>();
+    private final Map<String, Integer> idle = new HashMap<>();
+
+    Evidence evidence(String protectedId) {
+      return evidence.computeIfAbsent(protectedId, k -> new Evidence());
+    }
 
     int forgetAfter(String sheddable) {
       return FORGET_VIOLATION_AFTER << Math.min(3, failedProbes.getOrDefault(sheddable, 0));
@@ -135,6 +163,76 @@ public final class ProtectionLaw {
 
     int quiet(String sheddable) {
       return quiet.getOrDefault(sheddable, 0); // a roof from status (a restart) is as fresh as it can be
+    }
+  }
+
+  /**
+   * What a protected tenant's readings say about the limits in force: its headroom h = ln(bound /
+   * reading) per period measured at unchanged limits (an epoch), and the spread of h within epochs,
+   * pooled over the recent ones (older epochs fade by {@link #POOL_DECAY} each). Until spreads are
+   * measured the spread is taken to be {@link #PRIOR_SIGMA}, worth {@link #PRIOR_DF} periods.
+   */
+  public static final class Evidence {
+    private int n;
+    private int misses;
+    private double mean;
+    private double m2;
+    private double pooledM2;
+    private double pooledDf;
+
+    void add(double h) {
+      n++;
+      misses += h < 0 ? 1 : 0;
+      double d = h - mean;
+      mean += d / n;
+      m2 += d * (h - mean);
+    }
+
+    void newEpoch() {
+      pooledM2 = pooledM2 * POOL_DECAY + m2;
+      pooledDf = pooledDf * POOL_DECAY + Math.max(0, n - 1);
+      n = 0;
+      misses = 0;
+      mean = 0;
+      m2 = 0;
+    }
+
+    /** The spread of a period's headroom at fixed limits (log scale). */
+    public double sigma() {
+      double df = PRIOR_DF + pooledDf + Math.max(0, n - 1);
+      return Math.sqrt((PRIOR_DF * PRIOR_SIGMA * PRIOR_SIGMA + pooledM2 + m2) / df);
+    }
+
+    /** The mean headroom a limit must leave for at most {@link #MISS_BUDGET} of its periods to miss. */
+    public double needed() {
+      return Z * sigma();
+    }
+
+    /** Periods measured at the limits in force. */
+    public int periods() {
+      return n;
+    }
+
+    /** The mean headroom at the limits in force. */
+    public double mean() {
+      return mean;
+    }
+
+    private double se() {
+      return sigma() / Math.sqrt(n);
+    }
+
+    /** Two periods or more at these limits, and confidently fewer misses than the budget allows. */
+    boolean underBudget() {
+      return n >= 2 && mean - se() >= needed();
+    }
+
+    /**
+     * Three periods or more at these limits, more of them missed than the budget allows, and their
+     * headroom says so with confidence (one outlier, which widens the spread, is not enough alone).
+     */
+    boolean overBudget() {
+      return n >= 3 && misses > MISS_BUDGET * n && mean + 2 * se() < needed();
     }
   }
 
@@ -153,15 +251,46 @@ public final class ProtectionLaw {
     return w;
   }
 
-  /** How deep a violated tenant asks for the cut: bound/reading of its worst objective, within the limits. */
-  static double cut(Protected p) {
+  /** bound/reading of the worst violated objective (1 when none is violated). */
+  static double overshoot(Protected p) {
     double f = 1;
     for (Objective o : p.objectives()) {
       if (o.verdict() == Verdict.VIOLATED) {
         f = Math.min(f, o.boundMillis() / o.millis());
       }
     }
+    return f;
+  }
+
+  /**
+   * How deep the tenant asks for the cut: to bring its worst reading to the level at which at most
+   * {@link #MISS_BUDGET} of periods miss (the bound less the headroom its spread needs), taking the
+   * latency to fall at least in proportion to the load; within [{@link #DEEPEST_CUT},
+   * {@link #SHALLOWEST_CUT}].
+   */
+  static double cut(Protected p, Evidence e) {
+    double f = overshoot(p);
+    if (e.overBudget()) {
+      f = Math.min(f, Math.exp(e.mean - e.needed()));
+    }
     return Math.max(DEEPEST_CUT, Math.min(SHALLOWEST_CUT, f));
+  }
+
+  /** ln(bound/reading) of the tenant's worst objective, within ±ln 4; null when it was idle or a reading is unknown. */
+  static Double headroom(Protected p) {
+    Double h = null;
+    for (Objective o : p.objectives()) {
+      Verdict v = o.verdict();
+      if (v == Verdict.UNKNOWN) {
+        return null;
+      }
+      if (v != Verdict.IDLE) {
+        double x = o.millis() <= 0 ? HEADROOM_CLIP : Math.log(o.boundMillis() / o.millis());
+        x = Math.max(-HEADROOM_CLIP, Math.min(HEADROOM_CLIP, x));
+        h = h == null ? x : Math.min(h, x);
+      }
+    }
+    return h;
   }
 
   public static Decision step(List<Protected> protecteds, List<Sheddable> declared, Memory memory) {
@@ -170,13 +299,41 @@ public final class ProtectionLaw {
         Math.max(s.floor(), Math.min(s.ceiling(), s.limit())), s.used(), s.roof())).toList();
     Map<String, Verdict> verdicts = new LinkedHashMap<>();
     protecteds.forEach(p -> verdicts.put(p.id(), worst(p)));
-    // a violation is acted on when it is gross or confirmed: one of the two periods before was violated too
+    // a period whose limits below differ from the period before measured them only in part: it neither moves
+    // nor counts; the others add to the evidence of their limits
     Map<String, Boolean> acts = new HashMap<>();
+    Map<String, Boolean> calmAbove = new HashMap<>();
+    List<String> changing = new ArrayList<>();
     for (Protected p : protecteds) {
+      List<Long> now = sheddables.stream().filter(s -> s.priority() < p.priority() && !s.id().equals(p.id()))
+          .sorted(Comparator.comparing(Sheddable::id)).map(Sheddable::limit).toList();
+      List<Long> before = memory.below.put(p.id(), now);
+      boolean steady = before == null || before.equals(now);
+      Evidence e = memory.evidence(p.id());
+      Verdict verdict = verdicts.get(p.id());
+      boolean idle = verdict == Verdict.IDLE;
+      memory.idle.put(p.id(), idle ? memory.idle.getOrDefault(p.id(), 0) + 1 : 0);
+      if (!steady) {
+        changing.add(p.id());
+        e.newEpoch();
+        acts.put(p.id(), false);
+        calmAbove.put(p.id(), idle && memory.idle.get(p.id()) >= CALM_PERIODS);
+        continue;
+      }
+      Double h = headroom(p);
+      if (h != null) {
+        e.add(h);
+      }
+      // a violation is acted on when it is gross or confirmed (one of the two measured periods before was
+      // violated too), and the limits are cut when their periods miss more often than the budget allows
       int bits = memory.recentViolations.getOrDefault(p.id(), 0);
-      boolean v = verdicts.get(p.id()) == Verdict.VIOLATED;
-      acts.put(p.id(), v && ((bits & 3) != 0 || cut(p) <= GROSS));
+      boolean v = verdict == Verdict.VIOLATED;
+      // a gross miss is acted on at once unless the limits in force have a record that makes it an outlier
+      boolean gross = overshoot(p) <= GROSS && e.periods() < 3;
+      acts.put(p.id(), v && ((bits & 3) != 0 || gross) || verdict != Verdict.UNKNOWN && e.overBudget());
       memory.recentViolations.put(p.id(), ((bits << 1) | (v ? 1 : 0)) & 3);
+      calmAbove.put(p.id(), idle ? memory.idle.get(p.id()) >= CALM_PERIODS
+          : !v && verdict != Verdict.UNKNOWN && e.underBudget());
     }
     Map<String, Cap> caps = new LinkedHashMap<>();
     Map<String, List<String>> holding = new HashMap<>();
@@ -197,7 +354,7 @@ public final class ProtectionLaw {
         continue;
       }
       int level = levels.first();
-      double f = cut(p);
+      double f = cut(p, memory.evidence(p.id()));
       for (Sheddable s : below) {
         if (s.priority() == level && s.canGive()) {
           cutOf.merge(s.id(), f, Math::min);
@@ -241,10 +398,9 @@ public final class ProtectionLaw {
         frozenBy.put(s.id(), unknown);
         continue;
       }
-      boolean calm = above.stream().allMatch(p -> verdicts.get(p.id()) == Verdict.MARGIN
-          || verdicts.get(p.id()) == Verdict.IDLE);
+      boolean calm = above.stream().allMatch(p -> calmAbove.get(p.id()));
       memory.calm.put(s.id(), calm ? memory.calm(s.id()) + 1 : 0);
-      if (calm && s.limit() < s.ceiling() && memory.calm(s.id()) >= CALM_PERIODS
+      if (calm && s.limit() < s.ceiling()
           && (releaseLevel == null || s.priority() > releaseLevel)) {
         releaseLevel = s.priority();
       }
@@ -273,32 +429,32 @@ public final class ProtectionLaw {
       int forget = memory.forgetAfter(s.id());
       boolean remembered = s.roof() > 0 && quiet < forget;
       long roof = remembered ? Math.max(s.limit(), s.roof()) : s.ceiling();
-      if (releaseLevel != null && s.priority() == releaseLevel && calm >= CALM_PERIODS && roof > s.limit()) {
+      if (releaseLevel != null && s.priority() == releaseLevel && calm > 0 && roof > s.limit()) {
         // past a forgotten roof the give-back is a probe: half the step, and a squeeze after it backs off the next
         boolean probe = s.roof() > 0 && !remembered && s.limit() >= s.roof();
         double up = probe ? 1 + (GIVE_BACK - 1) / 2 : GIVE_BACK;
         long next = Math.min(Math.min(s.ceiling(), roof), Math.max(s.limit() + 1, Math.round(s.limit() * up)));
         boolean free = next >= s.ceiling();
-        // the next give-back waits for a period measured at this limit (one to take effect, one to measure)
-        memory.calm.put(s.id(), CALM_PERIODS - 2);
         if (probe) {
           memory.probing.put(s.id(), true);
         }
         caps.put(s.id(), new Cap(next, free ? Action.FREE : Action.RELEASED, free ? List.of() : above,
             (free ? "released to its ceiling " : "given back from " + s.limit() + " to ") + next + " req/sec after "
-            + calm + " calm periods", free ? 0 : s.roof()));
+            + calm + " calm " + (calm == 1 ? "period" : "periods"), free ? 0 : s.roof()));
         continue;
       }
       String why;
+      String measuring = above.stream().filter(changing::contains).findFirst().orElse(null);
       Protected pending = aboveOf.get(s.id()).stream().filter(x -> verdicts.get(x.id()) == Verdict.VIOLATED)
           .findFirst().orElse(null);
-      if (pending != null) {
+      if (measuring != null) {
+        why = "held at " + s.limit() + " req/sec: the limits below " + measuring + " changed in the last period; "
+            + "the next one measures them";
+      } else if (pending != null) {
         why = "held at " + s.limit() + " req/sec: " + pending.id() + " missed its objective in one period; a second "
             + "miss squeezes";
       } else if (calm == 0) {
-        why = "held at " + s.limit() + " req/sec: the objectives above it are met without margin";
-      } else if (calm < CALM_PERIODS) {
-        why = "held at " + s.limit() + " req/sec: calm for " + calm + " of " + CALM_PERIODS + " periods";
+        why = "held at " + s.limit() + " req/sec: the objectives above it are not yet met with room to spare";
       } else if (roof <= s.limit()) {
         why = "held at " + s.limit() + " req/sec, under the " + s.roof() + " it is not given back above until "
             + (forget - quiet) + " more periods pass without a squeeze";

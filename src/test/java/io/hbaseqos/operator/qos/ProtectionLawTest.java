@@ -37,8 +37,9 @@ class ProtectionLawTest {
     List<Sheddable> t = List.of(s("t", 1, 4000, 4000));
     assertThat(ProtectionLaw.step(List.of(u(50, 12)), t, m).caps().get("t").reason()).contains("a second miss squeezes");
     assertThat(ProtectionLaw.step(List.of(u(50, 9)), t, m).caps().get("t").limit()).isEqualTo(4000);
+    // 2 of the last 3 missed: at least bound/reading, and deeper for limits that miss more often than the budget
     assertThat(ProtectionLaw.step(List.of(u(50, 12)), t, m).caps().get("t").limit()).as("2 of the last 3 missed")
-        .isEqualTo(Math.round(4000 * 10 / 12.0));
+        .isBetween(2000L, Math.round(4000 * 10 / 12.0));
     assertThat(ProtectionLaw.step(List.of(u(50, 25)), t, new Memory()).caps().get("t").limit()).as("gross")
         .isEqualTo(2000);
   }
@@ -143,46 +144,78 @@ class ProtectionLawTest {
     assertThat(d.caps().get("t").limit()).isEqualTo(2000);
   }
 
-  @Test
-  void insideTheBandNothingMovesAndCapacityComesBackOnlyAfterCalmPeriodsGradually() {
-    Memory m = new Memory();
-    Sheddable t = new Sheddable("t", 1, 100, 10_000, 2000, 2000, 4000);
-    for (int i = 0; i < 5; i++) {
-      Decision d = ProtectionLaw.step(List.of(u(50, 9)), List.of(t), m);
-      assertThat(d.caps().get("t").limit()).isEqualTo(2000);
-      assertThat(d.caps().get("t").action()).isEqualTo(Action.HELD);
-    }
-    long limit = 2000;
-    for (int i = 1; i <= 2; i++) {
-      Decision d = ProtectionLaw.step(List.of(u(50, 5)), List.of(t), m);
-      assertThat(d.caps().get("t").limit()).as("calm period %d", i).isEqualTo(2000);
-    }
-    Decision d = ProtectionLaw.step(List.of(u(50, 5)), List.of(t), m);
-    assertThat(d.caps().get("t").limit()).isEqualTo(2500);
-    assertThat(d.caps().get("t").action()).isEqualTo(Action.RELEASED);
-    // up by a quarter every other calm period (one to take effect, one measured at it), not past the roof of 4000
-    t = new Sheddable("t", 1, 100, 10_000, 2500, 2500, 4000);
-    assertThat(ProtectionLaw.step(List.of(u(50, 5)), List.of(t), m).caps().get("t").limit()).isEqualTo(2500);
-    assertThat(ProtectionLaw.step(List.of(u(50, 5)), List.of(t), m).caps().get("t").limit()).isEqualTo(3125);
-    t = new Sheddable("t", 1, 100, 10_000, 3125, 3125, 4000);
-    ProtectionLaw.step(List.of(u(50, 5)), List.of(t), m);
-    assertThat(ProtectionLaw.step(List.of(u(50, 5)), List.of(t), m).caps().get("t").limit()).isEqualTo(3906);
-    t = new Sheddable("t", 1, 100, 10_000, 3906, 3906, 4000);
-    ProtectionLaw.step(List.of(u(50, 5)), List.of(t), m);
-    assertThat(ProtectionLaw.step(List.of(u(50, 5)), List.of(t), m).caps().get("t").limit())
-        .as("more than ten periods without a squeeze: the roof is forgotten").isEqualTo(4883);
-    // a roof read back from status (a restarted operator) holds for ten periods
-    Memory restarted = new Memory();
-    Sheddable atRoof = new Sheddable("t", 1, 100, 10_000, 3906, 3906, 4000);
+  /** Steps one sheddable tenant t through the readings, feeding each decision back; the limits decided. */
+  static List<Long> run(Memory m, Sheddable t, double... readings) {
     List<Long> limits = new java.util.ArrayList<>();
-    for (int i = 0; i < ProtectionLaw.FORGET_VIOLATION_AFTER + 3; i++) {
-      d = ProtectionLaw.step(List.of(u(50, 5)), List.of(atRoof), restarted);
+    for (double r : readings) {
+      Decision d = ProtectionLaw.step(List.of(u(50, r)), List.of(t), m);
       limits.add(d.caps().get("t").limit());
-      atRoof = new Sheddable("t", 1, 100, 10_000, d.caps().get("t").limit(), 3906, d.caps().get("t").roof());
+      t = new Sheddable("t", 1, t.floor(), t.ceiling(), d.caps().get("t").limit(), t.used(), d.caps().get("t").roof());
     }
+    return limits;
+  }
+
+  @Test
+  void metWithoutRoomNothingMovesAndCapacityComesBackWithEvidenceGradually() {
+    Memory m = new Memory();
+    // 90% of the bound, period after period: met, but without the room a typical spread needs
+    Sheddable t = new Sheddable("t", 1, 100, 10_000, 2000, 2000, 4000);
+    assertThat(run(m, t, 9, 9, 9, 9, 9)).containsOnly(2000L);
+    assertThat(ProtectionLaw.step(List.of(u(50, 9)), List.of(t), m).caps().get("t").reason())
+        .contains("not yet met with room");
+    // half the bound: after two periods at the same limits it is given back a quarter; each raise is
+    // measured (a period to take effect, two measured) before the next; not past the roof of 4000 until
+    // ten periods pass without a squeeze
+    assertThat(run(new Memory(), t, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5))
+        .containsExactly(2000L, 2500L, 2500L, 2500L, 3125L, 3125L, 3125L, 3906L, 3906L, 3906L, 4883L);
+    Memory m2 = new Memory();
+    run(m2, new Sheddable("t", 1, 100, 10_000, 2500, 2500, 0), 5, 5);
+    assertThat(ProtectionLaw.step(List.of(u(50, 5)), List.of(new Sheddable("t", 1, 100, 10_000, 3125, 3125, 0)), m2)
+        .caps().get("t").reason()).as("the period after a change").contains("the next one measures them");
+    // a roof read back from status (a restarted operator) holds for ten periods
+    double[] calm = new double[ProtectionLaw.FORGET_VIOLATION_AFTER + 3];
+    java.util.Arrays.fill(calm, 5);
+    List<Long> limits = run(new Memory(), new Sheddable("t", 1, 100, 10_000, 3906, 3906, 4000), calm);
     assertThat(limits.subList(0, ProtectionLaw.FORGET_VIOLATION_AFTER - 1)).allSatisfy(l -> assertThat(l)
         .isLessThanOrEqualTo(4000));
     assertThat(limits.get(limits.size() - 1)).isGreaterThan(4000);
+  }
+
+  @Test
+  void aSqueezeIsNotRepeatedOnTheReadingTakenBeforeItActed() {
+    Memory m = new Memory();
+    // T started: a gross miss cuts at once; the next period was measured partly at the old limit and moves
+    // nothing, however bad; the one after is judged
+    assertThat(run(m, s("t", 1, 8000, 8000), 30, 30, 15)).containsExactly(4000L, 4000L, Math.round(4000 * 10 / 15.0));
+  }
+
+  @Test
+  void aSpreadMeasuredWideNeedsMoreRoomBeforeCapacityComesBack() {
+    // the same mean headroom (readings around 6 ms of a 10 ms bound), once steady and once spread wide
+    double[] steady = {6, 6, 6, 6, 6, 6};
+    double[] wide = {3.6, 10, 3.6, 10, 3.6, 10};
+    Sheddable t = new Sheddable("t", 1, 100, 10_000, 2000, 2000, 0);
+    assertThat(run(new Memory(), t, steady)).contains(2500L);
+    assertThat(run(new Memory(), t, wide)).as("a wide spread misses more often at the same mean").containsOnly(2000L);
+  }
+
+  @Test
+  void limitsThatMissMoreOftenThanTheBudgetAreCutWithoutTwoMissesInARow() {
+    // one miss in three, never two of three, the others without room: each miss alone is noise, together
+    // they are over the budget
+    List<Long> limits = run(new Memory(), s("t", 1, 4000, 4000), 10.5, 9.5, 9.5, 10.5, 9.5, 9.5, 10.5);
+    assertThat(limits.get(limits.size() - 1)).isLessThan(4000);
+    assertThat(limits.get(0)).isEqualTo(4000);
+    // the same readings without a miss are held: no record of misses, nothing to cut for
+    assertThat(run(new Memory(), s("t", 1, 4000, 4000), 9.5, 9.5, 9.5, 9.5, 9.5, 9.5, 9.5)).containsOnly(4000L);
+  }
+
+  @Test
+  void anOutlierOnLimitsWithARecordNeedsConfirmation() {
+    Memory m = new Memory();
+    List<Long> limits = run(m, s("t", 1, 4000, 4000), 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 25);
+    assertThat(limits).containsOnly(4000L);
+    assertThat(run(m, s("t", 1, 4000, 4000), 25)).as("a second gross miss confirms it").containsExactly(2000L);
   }
 
   @Test
