@@ -11,7 +11,10 @@ import io.hbaseqos.operator.api.QosStatus;
 import io.hbaseqos.operator.api.TenantQuota;
 import io.hbaseqos.operator.support.KubeApi;
 import io.hbaseqos.operator.support.OperatorHarness;
+import io.hbaseqos.operator.quota.ThrottleKind;
 import io.hbaseqos.operator.support.PrometheusServer;
+import io.hbaseqos.operator.support.QuotaTableRaw;
+import io.hbaseqos.operator.support.Resources;
 import io.hbaseqos.operator.support.StandaloneHBase;
 import io.hbaseqos.operator.support.ycsb.LatencyTenants;
 import java.nio.file.Files;
@@ -22,9 +25,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.apache.hadoop.hbase.client.Admin;
-import org.apache.hadoop.hbase.quotas.QuotaSettingsFactory;
-import org.apache.hadoop.hbase.quotas.ThrottleType;
 
 /**
  * Latency protection on a real standalone HBase 2.6.4 with YCSB's core read workload: U, a
@@ -32,12 +32,14 @@ import org.apache.hadoop.hbase.quotas.ThrottleType;
  * can. U's objective is its measured unloaded p99 times {@code --factor}. Three runs:
  * <ol>
  *   <li>no policy: T unthrottled;</li>
- *   <li>the oracle: static REQUEST_NUMBER limits on T, swept from high to low; the best is the
- *       highest under which U meets its objective in at least 90% of periods;</li>
- *   <li>the policy: U protected, T sheddable, the packaged reconcilers against a real API server,
- *       U's p99 read from a real Prometheus scraping U's client-side latency histogram; T starts
- *       when the policy is in place.</li>
+ *   <li>the oracle: static REQUEST_NUMBER limits on T (T's TenantQuota's throttle), swept from
+ *       high to low; the best is the highest under which U meets its objective in at least 90% of
+ *       periods;</li>
+ *   <li>the policy: U protected, T sheddable, U's p99 read from a real Prometheus scraping U's
+ *       client-side latency histogram; T starts when the policy is in place.</li>
  * </ol>
+ * The reconcilers, a real API server and Prometheus run through all three runs (U and T are
+ * TenantQuotas from the start), so each run shares the machine with the same control plane.
  * U's p99 is judged per period from the client's own histogram (the ground truth, not what the
  * operator read). Settled: the first period from which U meets its objective in at least 90% of
  * the remaining periods. Prints the table and the policy's trajectory, writes an SVG chart;
@@ -49,6 +51,8 @@ import org.apache.hadoop.hbase.quotas.ThrottleType;
  */
 public final class QosBenchmark {
   static final double GOAL = 0.9;
+  /** T's limit outside the sweep: far above what it can do on one machine. */
+  static final long UNTHROTTLED = 1_000_000;
 
   private QosBenchmark() {}
 
@@ -74,11 +78,18 @@ public final class QosBenchmark {
 
     StandaloneHBase hbase = new StandaloneHBase(Files.createTempDirectory("bench-qos"), Map.of());
     hbase.start();
-    try (LatencyTenants load = LatencyTenants.start(hbase.clientConfiguration(), "qos_usertable", 5000, "qos-u",
-        uThreads, uRate, "qos-t", tThreads); Admin admin = hbase.admin();
+    KubernetesClient k8s = KubeApi.client();
+    String ns = KubeApi.newNamespace("bench-qos");
+    try (OperatorHarness operator = new OperatorHarness(k8s); LatencyTenants load = LatencyTenants.start(hbase.clientConfiguration(), "qos_usertable", 5000, "qos-u",
+        uThreads, uRate, "qos-t", tThreads);
         PrometheusServer prometheus = PrometheusServer.start(load::clientMetrics)) {
       System.out.printf(Locale.ROOT, "# U: %d threads at %.0f reads/s together; T: %d threads as fast as they can; "
           + "periods of %d s%n", uThreads, uRate, tThreads, window);
+      k8s.resource(cluster(ns, "hb", hbase.connectionSpec(), "30s")).create();
+      KubeApi.awaitClusterReady(ns, "hb");
+      // T's TenantQuota from the start, its limit far above what it can do until the sweep sets one
+      k8s.resource(tenant(ns, "t", "hb", user(load.tUser), Resources.t(ThrottleKind.REQUEST_NUMBER,
+          UNTHROTTLED + "req/sec"))).create();
       load.startBatch();
       load.measure(20); // warm up every path: caches, JIT, connections
       load.stopBatch();
@@ -91,6 +102,15 @@ public final class QosBenchmark {
       double bound = Math.round(unloaded * factor * 10) / 10.0;
       System.out.printf(Locale.ROOT, "# U alone: p99 per period %s ms, median %.2f; objective p99 <= %.1f ms "
           + "(%.1f x the unloaded p99)%n", fmt(alone), unloaded, bound, factor);
+
+      // U protected from here on: with no sheddable tenant below it until run 3 its objective is read every
+      // period and moves nothing
+      String query = String.format(Locale.ROOT, "histogram_quantile(0.99, sum by (le) (rate("
+          + "ycsb_client_latency_seconds_bucket{tenant=\"%s\"}[%ds]))) * 1000", load.uUser, window);
+      TenantQuota u = tenant(ns, "u", "hb", user(load.uUser));
+      u.getSpec().setQos(protectedReads(100, bound, window + "s", prometheus.url, query));
+      k8s.resource(u).create();
+      System.out.printf(Locale.ROOT, "# U protected (p99 <= %.1f ms, from Prometheus: %s)%n", bound, query);
 
       System.out.println("\n## run 1: no policy");
       load.startBatch();
@@ -106,8 +126,15 @@ public final class QosBenchmark {
       List<String> sweep = new ArrayList<>();
       for (double f : levels) {
         long limit = Math.max(1, Math.round(f * tFree));
-        admin.setQuota(QuotaSettingsFactory.throttleUser(load.tUser, ThrottleType.REQUEST_NUMBER, limit,
-            TimeUnit.SECONDS));
+        Resources.edit(k8s, TenantQuota.class, ns, "t", tq -> tq.getSpec().setThrottles(new ArrayList<>(List.of(
+            Resources.t(ThrottleKind.REQUEST_NUMBER, limit + "req/sec")))));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!Long.valueOf(limit).equals(QuotaTableRaw.userLimit(hbase, load.tUser, "req_num"))) {
+          if (System.nanoTime() > deadline) {
+            throw new IllegalStateException("T's limit of " + limit + " req/sec never reached hbase:quota");
+          }
+          Thread.sleep(200);
+        }
         Thread.sleep(6000); // RegionServers reload quotas on change (2.6.3+)
         List<Period> ps = periods(load, window, levelPeriods, null);
         double met = met(ps, bound);
@@ -123,11 +150,10 @@ public final class QosBenchmark {
       System.out.println("| T limit (req/s) | T ops/s | U p99 per period (ms) | periods met |");
       System.out.println("|---|---|---|---|");
       sweep.forEach(System.out::println);
-      admin.setQuota(QuotaSettingsFactory.unthrottleUser(load.tUser));
       load.stopBatch();
 
       System.out.println("\n## run 3: the operator's policy");
-      List<Period> policy = policy(hbase, load, prometheus, bound, window, periods, tFree);
+      List<Period> policy = policy(k8s, ns, load, window, periods, tFree);
       print(policy, bound);
       int settle = settle(policy, bound);
       // never settled: judged from the first period U met its objective, and said so
@@ -151,36 +177,25 @@ public final class QosBenchmark {
           bound, oracle));
       System.out.println("\nchart: " + chart);
     } finally {
+      KubeApi.cleanUp(java.util.Set.of(ns));
       hbase.close();
     }
   }
 
-  static List<Period> policy(StandaloneHBase hbase, LatencyTenants load, PrometheusServer prometheus, double bound,
-      int window, int periods, double tFree) throws Exception {
-    KubernetesClient k8s = KubeApi.client();
-    String ns = KubeApi.newNamespace("bench-qos");
-    try (OperatorHarness operator = new OperatorHarness(k8s)) {
-      k8s.resource(cluster(ns, "hb", hbase.connectionSpec(), "30s")).create();
-      KubeApi.awaitClusterReady(ns, "hb");
-      String query = String.format(Locale.ROOT, "histogram_quantile(0.99, sum by (le) (rate("
-          + "ycsb_client_latency_seconds_bucket{tenant=\"%s\"}[%ds]))) * 1000", load.uUser, window);
-      TenantQuota u = tenant(ns, "u", "hb", user(load.uUser));
-      u.getSpec().setQos(protectedReads(100, bound, window + "s", prometheus.url, query));
-      long ceiling = Math.round(tFree * 1.5);
-      long floor = Math.max(10, Math.round(tFree * 0.01));
-      TenantQuota t = tenant(ns, "t", "hb", user(load.tUser));
+  static List<Period> policy(KubernetesClient k8s, String ns, LatencyTenants load, int window, int periods,
+      double tFree) throws Exception {
+    long ceiling = Math.round(tFree * 1.5);
+    long floor = Math.max(10, Math.round(tFree * 0.01));
+    Resources.edit(k8s, TenantQuota.class, ns, "t", t -> {
+      t.getSpec().setThrottles(new ArrayList<>());
       t.getSpec().setQos(sheddable(10, floor, ceiling));
-      k8s.resource(u).create();
-      k8s.resource(t).create();
-      System.out.printf(Locale.ROOT, "# U protected (p99 <= %.1f ms, from Prometheus: %s); T sheddable, floor %d, "
-          + "ceiling %d req/s; T starts now%n", bound, query, floor, ceiling);
-      Thread.sleep(3000);
-      load.startBatch();
-      return periods(load, window, periods, name -> k8s.resources(TenantQuota.class).inNamespace(ns).withName(name)
-          .get());
-    } finally {
-      KubeApi.cleanUp(java.util.Set.of(ns));
-    }
+    });
+    System.out.printf(Locale.ROOT, "# T sheddable below U, floor %d, ceiling %d req/s; T starts now%n", floor,
+        ceiling);
+    Thread.sleep(3000);
+    load.startBatch();
+    return periods(load, window, periods, name -> k8s.resources(TenantQuota.class).inNamespace(ns).withName(name)
+        .get());
   }
 
   /**
