@@ -63,6 +63,12 @@ public final class ProtectionLaw {
   static final double PRIOR_DF = 2;
   static final double POOL_DECAY = 0.9;
   static final double HEADROOM_CLIP = Math.log(4);
+  /** The fewest periods on either side of a change in the world below that tell it from noise. */
+  static final int RECENT = 2;
+  /** Standard errors apart at which the recent periods say the world changed (the split is searched, so high). */
+  static final double CHANGE_Z = 4;
+  /** Periods an epoch's record keeps. */
+  static final int MAX_EPOCH = 100;
   public static final double DEEPEST_CUT = 0.5;
   public static final double SHALLOWEST_CUT = 0.9;
   public static final double GIVE_BACK = 1.25;
@@ -171,8 +177,17 @@ public final class ProtectionLaw {
    * reading) per period measured at unchanged limits (an epoch), and the spread of h within epochs,
    * pooled over the recent ones (older epochs fade by {@link #POOL_DECAY} each). Until spreads are
    * measured the spread is taken to be {@link #PRIOR_SIGMA}, worth {@link #PRIOR_DF} periods.
+   *
+   * <p>The world below a protected tenant is not only its limits: its own load, or a tenant of equal
+   * priority, changes too. When the mean headroom of the epoch's last periods (at least {@link #RECENT})
+   * departs from that of the periods before them (as many) by more than {@link #CHANGE_Z} standard
+   * errors, the epoch restarts at the split that departs most: the
+   * limits are judged by what they do now, not by a record of another world (a floor that missed for
+   * many periods is given back once the protected tenant is calm again, and limits that were good
+   * are cut once they miss steadily).
    */
   public static final class Evidence {
+    private final List<Double> hs = new ArrayList<>();
     private int n;
     private int misses;
     private double mean;
@@ -181,16 +196,45 @@ public final class ProtectionLaw {
     private double pooledDf;
 
     void add(double h) {
-      n++;
-      misses += h < 0 ? 1 : 0;
-      double d = h - mean;
-      mean += d / n;
-      m2 += d * (h - mean);
+      hs.add(h);
+      if (hs.size() > MAX_EPOCH) {
+        hs.remove(0);
+      }
+      // the split of the epoch whose recent part departs most from the older one, in standard errors of
+      // the spread within the two parts
+      int k = hs.size();
+      int split = -1;
+      double most = CHANGE_Z;
+      for (int r = RECENT; r <= k - RECENT; r++) {
+        Moments older = Moments.of(hs.subList(0, k - r));
+        Moments recent = Moments.of(hs.subList(k - r, k));
+        double within = Math.sqrt((PRIOR_DF * PRIOR_SIGMA * PRIOR_SIGMA + pooledM2 + older.m2 + recent.m2)
+            / (PRIOR_DF + pooledDf + older.n - 1 + recent.n - 1));
+        double t = Math.abs(recent.mean - older.mean) / (within * Math.sqrt(1.0 / older.n + 1.0 / recent.n));
+        if (t > most) {
+          most = t;
+          split = k - r;
+        }
+      }
+      if (split > 0) {
+        pool(Moments.of(hs.subList(0, split)));
+        hs.subList(0, split).clear();
+      }
+      Moments all = Moments.of(hs);
+      n = all.n;
+      mean = all.mean;
+      m2 = all.m2;
+      misses = (int) hs.stream().filter(x -> x < 0).count();
+    }
+
+    private void pool(Moments m) {
+      pooledM2 = pooledM2 * POOL_DECAY + m.m2;
+      pooledDf = pooledDf * POOL_DECAY + Math.max(0, m.n - 1);
     }
 
     void newEpoch() {
-      pooledM2 = pooledM2 * POOL_DECAY + m2;
-      pooledDf = pooledDf * POOL_DECAY + Math.max(0, n - 1);
+      pool(Moments.of(hs));
+      hs.clear();
       n = 0;
       misses = 0;
       mean = 0;
@@ -208,7 +252,7 @@ public final class ProtectionLaw {
       return Z * sigma();
     }
 
-    /** Periods measured at the limits in force. */
+    /** Periods measured at the limits in force (since the world below last changed). */
     public int periods() {
       return n;
     }
@@ -233,6 +277,22 @@ public final class ProtectionLaw {
      */
     boolean overBudget() {
       return n >= 3 && misses > MISS_BUDGET * n && mean + 2 * se() < needed();
+    }
+  }
+
+  /** Count, mean and sum of squared deviations of some headrooms. */
+  private record Moments(int n, double mean, double m2) {
+    static Moments of(List<Double> xs) {
+      int n = 0;
+      double mean = 0;
+      double m2 = 0;
+      for (double x : xs) {
+        n++;
+        double d = x - mean;
+        mean += d / n;
+        m2 += d * (x - mean);
+      }
+      return new Moments(n, mean, m2);
     }
   }
 

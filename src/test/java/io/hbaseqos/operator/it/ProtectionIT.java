@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hbaseqos.operator.api.QosStatus;
 import io.hbaseqos.operator.api.TenantQuota;
 import io.hbaseqos.operator.cluster.ClusterConnections;
+import io.hbaseqos.operator.qos.ProtectionLaw;
 import io.hbaseqos.operator.support.KubeApi;
 import io.hbaseqos.operator.support.OperatorHarness;
 import io.hbaseqos.operator.support.LatencyGauge;
@@ -134,8 +135,12 @@ class ProtectionIT {
       assertThat(condition(ns, "t", "Shed").getStatus()).isEqualTo("True");
       assertThat(rawLimit(t)).as("status says what HBase holds").isEqualTo(squeezed.getLimit());
 
-      // still missed: down to the floor, never below it; then the cluster is out of capacity for U
-      await().ignoreException(NullPointerException.class).atMost(12L * WINDOW_S, TimeUnit.SECONDS).untilAsserted(() -> {
+      // still missed: down to the floor, never below it; then the cluster is out of capacity for U.
+      // Each cut is at most the deepest one and is followed by a period that measures it, and the floor
+      // needs one more measured miss to say OutOfCapacity.
+      long cuts = (long) Math.ceil(Math.log(5000.0 / 100) / -Math.log(ProtectionLaw.DEEPEST_CUT));
+      long periods = 2 * cuts + 2;
+      await().ignoreException(NullPointerException.class).atMost((periods + 2) * WINDOW_S, TimeUnit.SECONDS).untilAsserted(() -> {
         assertThat(rawLimit(t)).isEqualTo(100L);
         assertThat(condition(ns, "u", "LatencyObjectivesMet").getReason()).isEqualTo("OutOfCapacity");
       });

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hbaseqos.operator.qos.ProtectionLaw.Action;
 import io.hbaseqos.operator.qos.ProtectionLaw.Decision;
+import io.hbaseqos.operator.qos.ProtectionLaw.Evidence;
 import io.hbaseqos.operator.qos.ProtectionLaw.Memory;
 import io.hbaseqos.operator.qos.ProtectionLaw.Objective;
 import io.hbaseqos.operator.qos.ProtectionLaw.Protected;
@@ -216,6 +217,34 @@ class ProtectionLawTest {
     List<Long> limits = run(m, s("t", 1, 4000, 4000), 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 25);
     assertThat(limits).containsOnly(4000L);
     assertThat(run(m, s("t", 1, 4000, 4000), 25)).as("a second gross miss confirms it").containsExactly(2000L);
+  }
+
+  @Test
+  void aRecordOfAnotherWorldIsDroppedWhenTheRecentPeriodsDepartFromIt() {
+    // at the floor, U missed grossly for eight periods (out of capacity); then its own load went away: two
+    // calm periods depart from the record beyond noise, so the limits are judged by them and given back
+    Sheddable atFloor = new Sheddable("t", 1, 100, 10_000, 100, 100, 0);
+    List<Long> limits = run(new Memory(), atFloor, 40, 40, 40, 40, 40, 40, 40, 40, 1, 1, 1);
+    assertThat(limits.subList(0, 9)).containsOnly(100L);
+    assertThat(limits.subList(9, 11)).containsOnly(125L);
+    // without the change, the record of misses would hold the floor: the calm periods alone, pooled with it,
+    // are not confidently under the budget
+    Evidence e = new Evidence();
+    for (int i = 0; i < 8; i++) {
+      e.add(Math.log(10 / 40.0));
+    }
+    e.add(Math.log(4));
+    assertThat(e.periods()).as("one calm period is not a change").isEqualTo(9);
+    e.add(Math.log(4));
+    assertThat(e.periods()).as("two are").isEqualTo(2);
+    // the same calm periods after a record of readings at the same level hold nothing back either, and a
+    // record that merely wanders within its spread is kept: 30 periods around 6 ms of a 10 ms bound with the
+    // spread of the wide test are never given back
+    double[] wandering = new double[30];
+    for (int i = 0; i < wandering.length; i++) {
+      wandering[i] = i % 2 == 0 ? 3.6 : 10;
+    }
+    assertThat(run(new Memory(), new Sheddable("t", 1, 100, 10_000, 2000, 2000, 0), wandering)).containsOnly(2000L);
   }
 
   @Test
