@@ -20,8 +20,8 @@ public class QosStatus {
   @JsonPropertyDescription("Protected tenants (namespace/name) this tenant is held down for.")
   private List<String> heldBy;
   private String message;
-  @JsonPropertyDescription("The limit not given back above until enough periods pass without a squeeze; a restarted "
-      + "operator resumes from it.")
+  @JsonPropertyDescription("The load at which the tenant was last squeezed: give-backs go at most halfway to it, "
+      + "and not past it until enough periods pass without a squeeze; a restarted operator resumes from it.")
   private Long roof;
 
   public List<Objective> getObjectives() {

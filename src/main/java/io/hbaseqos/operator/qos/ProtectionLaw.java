@@ -36,19 +36,22 @@ import java.util.TreeSet;
  *       periods before was violated too), or when three or more periods at the limits in force say,
  *       with confidence, that more than the budget miss. The operator cuts the sheddable tenants of
  *       the lowest priority (below the protected tenant's) that can still give: limit above the
- *       floor and use above the floor. The cut is bound/reading, and for limits over budget at most
- *       exp(mean h − needed), kept within [{@link #DEEPEST_CUT}, {@link #SHALLOWEST_CUT}], applied
+ *       floor and use above the floor. The cut brings the reading to the level at which at most the
+ *       budget miss, exp(h − needed) (the latency taken to fall in proportion to the load), and for
+ *       limits over budget at most exp(mean h − needed), kept within [{@link #DEEPEST_CUT}, {@link #SHALLOWEST_CUT}], applied
  *       to the lower of the limit and what the tenant used. Never below the floor. Tenants of equal
  *       or higher priority are never touched. When every candidate is at its floor, the protected
  *       tenant is out of capacity.</li>
  *   <li><b>Give back, highest priority first</b>, when every protected tenant above a squeezed
  *       tenant either idled for {@link #CALM_PERIODS} periods in a row or has two or more periods at
  *       the limits in force whose mean headroom is confidently above what it needs (no miss in the
- *       period). The highest-priority squeezed level is raised by {@link #GIVE_BACK}, up to its
- *       ceiling, and not above its roof: the geometric middle of the last cut (between the limit
- *       that hurt and the one that replaced it), until {@link #FORGET_VIOLATION_AFTER} periods pass
- *       without a squeeze. A limit that hurt is not retried at once, and repeated cuts bisect
- *       toward the highest limit that does not hurt.</li>
+ *       period). The highest-priority squeezed level is raised by the headroom the evidence shows
+ *       above what is needed (within [1, {@link #MOST_GIVE_BACK}]; {@link #GIVE_BACK} for an idle
+ *       tenant), up to its ceiling. Under its roof (the limit that last hurt) each raise goes at most
+ *       halfway to it, geometrically, and none closer than {@link #BRACKET}, until
+ *       {@link #FORGET_VIOLATION_AFTER} periods pass without a squeeze; then it probes with half a
+ *       step. A limit that hurt is not retried at once: give-backs and cuts bisect toward the
+ *       highest limit that does not hurt.</li>
  * </ol>
  */
 public final class ProtectionLaw {
@@ -72,6 +75,9 @@ public final class ProtectionLaw {
   public static final double DEEPEST_CUT = 0.5;
   public static final double SHALLOWEST_CUT = 0.9;
   public static final double GIVE_BACK = 1.25;
+  public static final double MOST_GIVE_BACK = 1.5;
+  /** How close under the limit that last hurt the give-backs stop (the bisection's resolution). */
+  public static final double BRACKET = 1.1;
   /** A reading twice the bound (a cut of a half) is acted on at once, without a confirming period. */
   static final double GROSS = DEEPEST_CUT;
   public static final int FORGET_VIOLATION_AFTER = 10;
@@ -119,7 +125,7 @@ public final class ProtectionLaw {
    *
    * @param limit its limit in force (req/sec)
    * @param used what it used in the last period, in the limit's units (NaN: unknown)
-   * @param roof the limit at which it was last squeezed (0: none known)
+   * @param roof the load at which it was last squeezed: the lower of its limit and what it used (0: none known)
    */
   public record Sheddable(String id, int priority, long floor, long ceiling, long limit, double used,
       long roof) {
@@ -329,11 +335,23 @@ public final class ProtectionLaw {
    * {@link #SHALLOWEST_CUT}].
    */
   static double cut(Protected p, Evidence e) {
-    double f = overshoot(p);
+    double f = Math.exp(Math.log(overshoot(p)) - e.needed());
     if (e.overBudget()) {
       f = Math.min(f, Math.exp(e.mean - e.needed()));
     }
     return Math.max(DEEPEST_CUT, Math.min(SHALLOWEST_CUT, f));
+  }
+
+  /**
+   * How much the tenant's evidence lets the limits below it rise: by the headroom it has, confidently,
+   * above what it needs (the latency taken to rise at most in proportion to the load), within
+   * [1, {@link #MOST_GIVE_BACK}]; {@link #GIVE_BACK} for a tenant that idles.
+   */
+  static double raise(Evidence e, boolean idle) {
+    if (idle) {
+      return GIVE_BACK;
+    }
+    return Math.max(1, Math.min(MOST_GIVE_BACK, Math.exp(e.mean - e.se() - e.needed())));
   }
 
   /** ln(bound/reading) of the tenant's worst objective, within ±ln 4; null when it was idle or a reading is unknown. */
@@ -363,6 +381,7 @@ public final class ProtectionLaw {
     // nor counts; the others add to the evidence of their limits
     Map<String, Boolean> acts = new HashMap<>();
     Map<String, Boolean> calmAbove = new HashMap<>();
+    Map<String, Double> raiseOf = new HashMap<>();
     List<String> changing = new ArrayList<>();
     for (Protected p : protecteds) {
       List<Long> now = sheddables.stream().filter(s -> s.priority() < p.priority() && !s.id().equals(p.id()))
@@ -394,6 +413,7 @@ public final class ProtectionLaw {
       memory.recentViolations.put(p.id(), ((bits << 1) | (v ? 1 : 0)) & 3);
       calmAbove.put(p.id(), idle ? memory.idle.get(p.id()) >= CALM_PERIODS
           : !v && verdict != Verdict.UNKNOWN && e.underBudget());
+      raiseOf.put(p.id(), raise(e, idle));
     }
     Map<String, Cap> caps = new LinkedHashMap<>();
     Map<String, List<String>> holding = new HashMap<>();
@@ -437,7 +457,7 @@ public final class ProtectionLaw {
       List<String> by = causes.get(s.id());
       by.forEach(p -> holding.computeIfAbsent(p, k -> new ArrayList<>()).add(s.id()));
       caps.put(s.id(), new Cap(next, Action.SQUEEZED, by, "squeezed from " + s.limit() + " to " + next
-          + " req/sec for the latency of " + String.join(", ", by), Math.max(next, Math.round(Math.sqrt(next * base)))));
+          + " req/sec for the latency of " + String.join(", ", by), Math.max(next, Math.round(base))));
     }
 
     // 2. the others hold, wait for calm, or are given back (highest squeezed level first, one level a period)
@@ -488,11 +508,16 @@ public final class ProtectionLaw {
       int quiet = memory.quiet(s.id());
       int forget = memory.forgetAfter(s.id());
       boolean remembered = s.roof() > 0 && quiet < forget;
-      long roof = remembered ? Math.max(s.limit(), s.roof()) : s.ceiling();
+      // under a limit that hurt, each give-back goes at most halfway to it (geometrically), and none within
+      // BRACKET of it: the limits bisect toward the highest one that does not hurt
+      long roof = !remembered ? s.ceiling()
+          : s.limit() * BRACKET < s.roof() ? Math.round(Math.sqrt((double) s.limit() * s.roof())) : s.limit();
       if (releaseLevel != null && s.priority() == releaseLevel && calm > 0 && roof > s.limit()) {
         // past a forgotten roof the give-back is a probe: half the step, and a squeeze after it backs off the next
-        boolean probe = s.roof() > 0 && !remembered && s.limit() >= s.roof();
-        double up = probe ? 1 + (GIVE_BACK - 1) / 2 : GIVE_BACK;
+        boolean probe = s.roof() > 0 && !remembered;
+        double by = aboveOf.get(s.id()).stream().mapToDouble(x -> raiseOf.getOrDefault(x.id(), GIVE_BACK)).min()
+            .orElse(GIVE_BACK);
+        double up = probe ? 1 + (by - 1) / 2 : by;
         long next = Math.min(Math.min(s.ceiling(), roof), Math.max(s.limit() + 1, Math.round(s.limit() * up)));
         boolean free = next >= s.ceiling();
         if (probe) {
@@ -516,8 +541,8 @@ public final class ProtectionLaw {
       } else if (calm == 0) {
         why = "held at " + s.limit() + " req/sec: the objectives above it are not yet met with room to spare";
       } else if (roof <= s.limit()) {
-        why = "held at " + s.limit() + " req/sec, under the " + s.roof() + " it is not given back above until "
-            + (forget - quiet) + " more periods pass without a squeeze";
+        why = "held at " + s.limit() + " req/sec, close under the " + s.roof() + " req/sec that hurt: not given back "
+            + "above until " + (forget - quiet) + " more periods pass without a squeeze";
       } else {
         why = "held at " + s.limit() + " req/sec: a tenant of higher priority is given back first";
       }

@@ -1,0 +1,43 @@
+package io.hbaseqos.operator.qos.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hbaseqos.operator.qos.sim.ProtectionSim.Plant;
+import io.hbaseqos.operator.qos.sim.ProtectionSim.Result;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The protection law on seeded contention plants (virtual time): the goals, seed by seed. */
+class ProtectionSimTest {
+  static List<Result> runs(String shape, double noise, double factor) {
+    Plant plant = new Plant(shape, 7300, 1500, 6000, 0.8, noise, 1, 0.3, 0);
+    List<Result> out = new ArrayList<>();
+    for (long seed = 1; seed <= 30; seed++) {
+      out.add(ProtectionSim.run(plant, factor, 100, 100_000, 60, seed, false));
+    }
+    return out;
+  }
+
+  static double share(List<Result> rs) {
+    return (double) rs.stream().filter(ProtectionSim.Goals::met).count() / rs.size();
+  }
+
+  @Test
+  void withSteadyReadingsMostRunsSettleWithinTenPeriodsMeetTheObjectiveAndKeepTheBatchTenantsThroughput() {
+    assertThat(share(runs("mm1", 0.1, 3))).isGreaterThanOrEqualTo(0.8);
+    assertThat(share(runs("knee", 0.1, 2))).isGreaterThanOrEqualTo(0.6);
+  }
+
+  @Test
+  void onNoisyPlantsTheObjectiveStillHoldsAfterSettlingAndNothingIsStarved() {
+    for (String shape : List.of("mm1", "knee")) {
+      for (double noise : new double[] {0.2, 0.3}) {
+        List<Result> rs = runs(shape, noise, 2);
+        double[] violated = rs.stream().mapToDouble(Result::violatedAfter).sorted().toArray();
+        assertThat(violated[violated.length / 2]).as(shape + " noise " + noise).isLessThanOrEqualTo(0.10);
+        assertThat(rs).as("no run holds T at its floor").allSatisfy(r -> assertThat(r.finalLimit()).isGreaterThan(100));
+      }
+    }
+  }
+}
