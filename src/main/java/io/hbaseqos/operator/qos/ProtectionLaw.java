@@ -38,19 +38,19 @@ import java.util.TreeSet;
  *       the lowest priority (below the protected tenant's) that can still give: limit above the
  *       floor and use above the floor. The cut brings the reading to the level at which at most the
  *       budget miss, exp(h − needed) (the latency taken to fall in proportion to the load), and for
- *       limits over budget at most exp(mean h − needed), kept within [{@link #DEEPEST_CUT}, {@link #SHALLOWEST_CUT}], applied
- *       to the lower of the limit and what the tenant used. Never below the floor. Tenants of equal
- *       or higher priority are never touched. When every candidate is at its floor, the protected
- *       tenant is out of capacity.</li>
+ *       limits over budget at most exp(mean h − needed), kept within [{@link #DEEPEST_CUT},
+ *       {@link #SHALLOWEST_CUT}], applied to the lower of the limit and what the tenant used. Never
+ *       below the floor. Tenants of equal or higher priority are never touched. When every
+ *       candidate is at its floor, the protected tenant is out of capacity.</li>
  *   <li><b>Give back, highest priority first</b>, when every protected tenant above a squeezed
  *       tenant either idled for {@link #CALM_PERIODS} periods in a row or has two or more periods at
  *       the limits in force whose mean headroom is confidently above what it needs (no miss in the
  *       period). The highest-priority squeezed level is raised by the headroom the evidence shows
  *       above what is needed (within [1, {@link #MOST_GIVE_BACK}]; {@link #GIVE_BACK} for an idle
- *       tenant), up to its ceiling. Under its roof (the limit that last hurt) each raise goes at most
- *       halfway to it, geometrically, and none closer than {@link #BRACKET}, until
- *       {@link #FORGET_VIOLATION_AFTER} periods pass without a squeeze; then it probes with half a
- *       step. A limit that hurt is not retried at once: give-backs and cuts bisect toward the
+ *       tenant), up to its ceiling. Under its roof (the load at which it was last squeezed) each
+ *       raise goes at most halfway to it, geometrically, and none closer than {@link #BRACKET},
+ *       until {@link #FORGET_VIOLATION_AFTER} periods pass without a squeeze; then it probes with
+ *       half a step. A limit that hurt is not retried at once: give-backs and cuts bisect toward the
  *       highest limit that does not hurt.</li>
  * </ol>
  */
@@ -156,7 +156,7 @@ public final class ProtectionLaw {
     /** Per sheddable tenant: how many times a give-back past a forgotten roof ended in a squeeze (backs off). */
     private final Map<String, Integer> failedProbes = new HashMap<>();
     private final Map<String, Boolean> probing = new HashMap<>();
-    /** Per protected tenant: the limits below it in the last period, and its readings since they last changed. */
+    /** Per protected tenant: the limits below it in the last period. */
     private final Map<String, List<Long>> below = new HashMap<>();
     private final Map<String, Evidence> evidence = new HashMap<>();
     private final Map<String, Integer> idle = new HashMap<>();
@@ -193,11 +193,10 @@ public final class ProtectionLaw {
    * are cut once they miss steadily).
    */
   public static final class Evidence {
+    /** The headrooms of the epoch, oldest first. */
     private final List<Double> hs = new ArrayList<>();
-    private int n;
+    private Moments epoch = Moments.NONE;
     private int misses;
-    private double mean;
-    private double m2;
     private double pooledM2;
     private double pooledDf;
 
@@ -207,29 +206,32 @@ public final class ProtectionLaw {
         hs.remove(0);
       }
       // the split of the epoch whose recent part departs most from the older one, in standard errors of
-      // the spread within the two parts
+      // the spread within the two parts (prefix sums: every split in one pass)
       int k = hs.size();
-      int split = -1;
+      double[] sum = new double[k + 1];
+      double[] squares = new double[k + 1];
+      for (int i = 0; i < k; i++) {
+        sum[i + 1] = sum[i] + hs.get(i);
+        squares[i + 1] = squares[i] + hs.get(i) * hs.get(i);
+      }
+      int split = 0;
       double most = CHANGE_Z;
-      for (int r = RECENT; r <= k - RECENT; r++) {
-        Moments older = Moments.of(hs.subList(0, k - r));
-        Moments recent = Moments.of(hs.subList(k - r, k));
+      for (int at = RECENT; at <= k - RECENT; at++) {
+        Moments older = Moments.of(at, sum[at], squares[at]);
+        Moments recent = Moments.of(k - at, sum[k] - sum[at], squares[k] - squares[at]);
         double within = Math.sqrt((PRIOR_DF * PRIOR_SIGMA * PRIOR_SIGMA + pooledM2 + older.m2 + recent.m2)
             / (PRIOR_DF + pooledDf + older.n - 1 + recent.n - 1));
         double t = Math.abs(recent.mean - older.mean) / (within * Math.sqrt(1.0 / older.n + 1.0 / recent.n));
         if (t > most) {
           most = t;
-          split = k - r;
+          split = at;
         }
       }
       if (split > 0) {
-        pool(Moments.of(hs.subList(0, split)));
+        pool(Moments.of(split, sum[split], squares[split]));
         hs.subList(0, split).clear();
       }
-      Moments all = Moments.of(hs);
-      n = all.n;
-      mean = all.mean;
-      m2 = all.m2;
+      epoch = Moments.of(k - split, sum[k] - sum[split], squares[k] - squares[split]);
       misses = (int) hs.stream().filter(x -> x < 0).count();
     }
 
@@ -239,18 +241,16 @@ public final class ProtectionLaw {
     }
 
     void newEpoch() {
-      pool(Moments.of(hs));
+      pool(epoch);
       hs.clear();
-      n = 0;
+      epoch = Moments.NONE;
       misses = 0;
-      mean = 0;
-      m2 = 0;
     }
 
     /** The spread of a period's headroom at fixed limits (log scale). */
     public double sigma() {
-      double df = PRIOR_DF + pooledDf + Math.max(0, n - 1);
-      return Math.sqrt((PRIOR_DF * PRIOR_SIGMA * PRIOR_SIGMA + pooledM2 + m2) / df);
+      double df = PRIOR_DF + pooledDf + Math.max(0, epoch.n - 1);
+      return Math.sqrt((PRIOR_DF * PRIOR_SIGMA * PRIOR_SIGMA + pooledM2 + epoch.m2) / df);
     }
 
     /** The mean headroom a limit must leave for at most {@link #MISS_BUDGET} of its periods to miss. */
@@ -260,21 +260,21 @@ public final class ProtectionLaw {
 
     /** Periods measured at the limits in force (since the world below last changed). */
     public int periods() {
-      return n;
+      return epoch.n;
     }
 
     /** The mean headroom at the limits in force. */
     public double mean() {
-      return mean;
+      return epoch.mean;
     }
 
     private double se() {
-      return sigma() / Math.sqrt(n);
+      return sigma() / Math.sqrt(epoch.n);
     }
 
     /** Two periods or more at these limits, and confidently fewer misses than the budget allows. */
     boolean underBudget() {
-      return n >= 2 && mean - se() >= needed();
+      return epoch.n >= 2 && epoch.mean - se() >= needed();
     }
 
     /**
@@ -282,23 +282,17 @@ public final class ProtectionLaw {
      * headroom says so with confidence (one outlier, which widens the spread, is not enough alone).
      */
     boolean overBudget() {
-      return n >= 3 && misses > MISS_BUDGET * n && mean + 2 * se() < needed();
+      return epoch.n >= 3 && misses > MISS_BUDGET * epoch.n && epoch.mean + 2 * se() < needed();
     }
   }
 
   /** Count, mean and sum of squared deviations of some headrooms. */
   private record Moments(int n, double mean, double m2) {
-    static Moments of(List<Double> xs) {
-      int n = 0;
-      double mean = 0;
-      double m2 = 0;
-      for (double x : xs) {
-        n++;
-        double d = x - mean;
-        mean += d / n;
-        m2 += d * (x - mean);
-      }
-      return new Moments(n, mean, m2);
+    static final Moments NONE = new Moments(0, 0, 0);
+
+    /** From the count, sum and sum of squares (headrooms are clipped to ±ln 4: no cancellation to fear). */
+    static Moments of(int n, double sum, double squares) {
+      return n == 0 ? NONE : new Moments(n, sum / n, Math.max(0, squares - sum * sum / n));
     }
   }
 
@@ -337,7 +331,7 @@ public final class ProtectionLaw {
   static double cut(Protected p, Evidence e) {
     double f = Math.exp(Math.log(overshoot(p)) - e.needed());
     if (e.overBudget()) {
-      f = Math.min(f, Math.exp(e.mean - e.needed()));
+      f = Math.min(f, Math.exp(e.mean() - e.needed()));
     }
     return Math.max(DEEPEST_CUT, Math.min(SHALLOWEST_CUT, f));
   }
@@ -351,10 +345,13 @@ public final class ProtectionLaw {
     if (idle) {
       return GIVE_BACK;
     }
-    return Math.max(1, Math.min(MOST_GIVE_BACK, Math.exp(e.mean - e.se() - e.needed())));
+    return Math.max(1, Math.min(MOST_GIVE_BACK, Math.exp(e.mean() - e.se() - e.needed())));
   }
 
-  /** ln(bound/reading) of the tenant's worst objective, within ±ln 4; null when it was idle or a reading is unknown. */
+  /**
+   * ln(bound/reading) of the tenant's worst objective, within ±ln 4; null when it was idle or a
+   * reading is unknown.
+   */
   static Double headroom(Protected p) {
     Double h = null;
     for (Objective o : p.objectives()) {
@@ -391,12 +388,13 @@ public final class ProtectionLaw {
       Evidence e = memory.evidence(p.id());
       Verdict verdict = verdicts.get(p.id());
       boolean idle = verdict == Verdict.IDLE;
-      memory.idle.put(p.id(), idle ? memory.idle.getOrDefault(p.id(), 0) + 1 : 0);
+      int idleFor = idle ? memory.idle.getOrDefault(p.id(), 0) + 1 : 0;
+      memory.idle.put(p.id(), idleFor);
       if (!steady) {
         changing.add(p.id());
         e.newEpoch();
         acts.put(p.id(), false);
-        calmAbove.put(p.id(), idle && memory.idle.get(p.id()) >= CALM_PERIODS);
+        calmAbove.put(p.id(), idleFor >= CALM_PERIODS);
         continue;
       }
       Double h = headroom(p);
@@ -411,8 +409,7 @@ public final class ProtectionLaw {
       boolean gross = overshoot(p) <= GROSS && e.periods() < 3;
       acts.put(p.id(), v && ((bits & 3) != 0 || gross) || verdict != Verdict.UNKNOWN && e.overBudget());
       memory.recentViolations.put(p.id(), ((bits << 1) | (v ? 1 : 0)) & 3);
-      calmAbove.put(p.id(), idle ? memory.idle.get(p.id()) >= CALM_PERIODS
-          : !v && verdict != Verdict.UNKNOWN && e.underBudget());
+      calmAbove.put(p.id(), idle ? idleFor >= CALM_PERIODS : !v && verdict != Verdict.UNKNOWN && e.underBudget());
       raiseOf.put(p.id(), raise(e, idle));
     }
     Map<String, Cap> caps = new LinkedHashMap<>();

@@ -5,6 +5,7 @@ import static io.hbaseqos.operator.support.Resources.protectedReads;
 import static io.hbaseqos.operator.support.Resources.sheddable;
 import static io.hbaseqos.operator.support.Resources.tenant;
 import static io.hbaseqos.operator.support.Resources.user;
+import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hbaseqos.operator.api.QosStatus;
@@ -24,6 +25,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -80,8 +82,9 @@ public final class QosBenchmark {
     hbase.start();
     KubernetesClient k8s = KubeApi.client();
     String ns = KubeApi.newNamespace("bench-qos");
-    try (OperatorHarness operator = new OperatorHarness(k8s); LatencyTenants load = LatencyTenants.start(hbase.clientConfiguration(), "qos_usertable", 5000, "qos-u",
-        uThreads, uRate, "qos-t", tThreads);
+    try (OperatorHarness operator = new OperatorHarness(k8s);
+        LatencyTenants load = LatencyTenants.start(hbase.clientConfiguration(), "qos_usertable", 5000, "qos-u",
+            uThreads, uRate, "qos-t", tThreads);
         PrometheusServer prometheus = PrometheusServer.start(load::clientMetrics)) {
       System.out.printf(Locale.ROOT, "# U: %d threads at %.0f reads/s together; T: %d threads as fast as they can; "
           + "periods of %d s%n", uThreads, uRate, tThreads, window);
@@ -128,13 +131,9 @@ public final class QosBenchmark {
         long limit = Math.max(1, Math.round(f * tFree));
         Resources.edit(k8s, TenantQuota.class, ns, "t", tq -> tq.getSpec().setThrottles(new ArrayList<>(List.of(
             Resources.t(ThrottleKind.REQUEST_NUMBER, limit + "req/sec")))));
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!Long.valueOf(limit).equals(QuotaTableRaw.userLimit(hbase, load.tUser, "req_num"))) {
-          if (System.nanoTime() > deadline) {
-            throw new IllegalStateException("T's limit of " + limit + " req/sec never reached hbase:quota");
-          }
-          Thread.sleep(200);
-        }
+        await().alias("T's limit of " + limit + " req/sec in hbase:quota").atMost(60, TimeUnit.SECONDS)
+            .pollInterval(200, TimeUnit.MILLISECONDS)
+            .until(() -> Long.valueOf(limit).equals(QuotaTableRaw.userLimit(hbase, load.tUser, "req_num")));
         Thread.sleep(6000); // RegionServers reload quotas on change (2.6.3+)
         List<Period> ps = periods(load, window, levelPeriods, null);
         double met = met(ps, bound);
@@ -177,7 +176,7 @@ public final class QosBenchmark {
           bound, oracle));
       System.out.println("\nchart: " + chart);
     } finally {
-      KubeApi.cleanUp(java.util.Set.of(ns));
+      KubeApi.cleanUp(Set.of(ns));
       hbase.close();
     }
   }

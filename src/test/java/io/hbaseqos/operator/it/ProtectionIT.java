@@ -139,8 +139,8 @@ class ProtectionIT {
       // Each cut is at most the deepest one and is followed by a period that measures it, and the floor
       // needs one more measured miss to say OutOfCapacity.
       long cuts = (long) Math.ceil(Math.log(5000.0 / 100) / -Math.log(ProtectionLaw.DEEPEST_CUT));
-      long periods = 2 * cuts + 2;
-      await().ignoreException(NullPointerException.class).atMost((periods + 2) * WINDOW_S, TimeUnit.SECONDS).untilAsserted(() -> {
+      long floorWaitS = (2 * cuts + 2 + 2) * WINDOW_S; // two periods of slack
+      await().ignoreException(NullPointerException.class).atMost(floorWaitS, TimeUnit.SECONDS).untilAsserted(() -> {
         assertThat(rawLimit(t)).isEqualTo(100L);
         assertThat(condition(ns, "u", "LatencyObjectivesMet").getReason()).isEqualTo("OutOfCapacity");
       });
