@@ -49,7 +49,9 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Run: {@code bin/benchmark qos [--u-rate 400] [--u-threads 2] [--t-threads 32] [--window 10]
  * [--factor 2] [--periods 24] [--levels 0.5,0.35,0.25,0.18,0.12,0.08] [--level-periods 6]
- * [--chart target/bench-qos.svg]}. The levels are fractions of T's unthrottled ops/s.
+ * [--sweep first|last] [--chart target/bench-qos.svg]}. The levels are fractions of T's unthrottled
+ * ops/s. {@code --sweep last} runs the sweep after the policy, with T started under each level's
+ * limit as it starts under the policy, so the two compare on the same machine state.
  */
 public final class QosBenchmark {
   static final double GOAL = 0.9;
@@ -122,38 +124,25 @@ public final class QosBenchmark {
       double tFree = free.stream().mapToDouble(Period::tOps).average().orElse(0);
       print(free, bound);
 
-      System.out.println("\n## run 2: static limits on T (the oracle sweep)");
-      long oracle = 0;
-      double oracleT = 0;
-      double oracleMet = 0;
-      List<String> sweep = new ArrayList<>();
-      for (double f : levels) {
-        long limit = Math.max(1, Math.round(f * tFree));
-        Resources.edit(k8s, TenantQuota.class, ns, "t", tq -> tq.getSpec().setThrottles(new ArrayList<>(List.of(
-            Resources.t(ThrottleKind.REQUEST_NUMBER, limit + "req/sec")))));
-        await().alias("T's limit of " + limit + " req/sec in hbase:quota").atMost(60, TimeUnit.SECONDS)
-            .pollInterval(200, TimeUnit.MILLISECONDS)
-            .until(() -> Long.valueOf(limit).equals(QuotaTableRaw.userLimit(hbase, load.tUser, "req_num")));
-        Thread.sleep(6000); // RegionServers reload quotas on change (2.6.3+)
-        List<Period> ps = periods(load, window, levelPeriods, null);
-        double met = met(ps, bound);
-        double t = ps.stream().mapToDouble(Period::tOps).average().orElse(0);
-        sweep.add(String.format(Locale.ROOT, "| %d | %.0f | %s | %.0f%% |", limit, t,
-            fmt(ps.stream().map(Period::uP99).toList()), met * 100));
-        if (met >= GOAL && oracle == 0) {
-          oracle = limit;
-          oracleT = t;
-          oracleMet = met;
-        }
+      String sweepAt = o.getOrDefault("sweep", "first");
+      if (!sweepAt.equals("first") && !sweepAt.equals("last")) {
+        throw new IllegalArgumentException("--sweep is first or last, not " + sweepAt);
       }
-      System.out.println("| T limit (req/s) | T ops/s | U p99 per period (ms) | periods met |");
-      System.out.println("|---|---|---|---|");
-      sweep.forEach(System.out::println);
-      load.stopBatch();
-
+      boolean restart = sweepAt.equals("last");
+      Sweep sweep = null;
+      if (!restart) {
+        sweep = sweep(k8s, ns, hbase, load, window, levels, levelPeriods, tFree, bound, false);
+      }
       System.out.println("\n## run 3: the operator's policy");
       List<Period> policy = policy(k8s, ns, load, window, periods, tFree);
       print(policy, bound);
+      if (restart) {
+        load.stopBatch();
+        sweep = sweep(k8s, ns, hbase, load, window, levels, levelPeriods, tFree, bound, true);
+      }
+      long oracle = sweep.oracle();
+      double oracleT = sweep.oracleT();
+      double oracleMet = sweep.oracleMet();
       int settle = settle(policy, bound);
       // never settled: judged from the first period U met its objective, and said so
       int from = settle >= 0 ? settle : Math.max(0, firstMet(policy, bound));
@@ -179,6 +168,54 @@ public final class QosBenchmark {
       KubeApi.cleanUp(Set.of(ns));
       hbase.close();
     }
+  }
+
+  /** The sweep's best static limit (0: none met the goal), T's ops/s and U's share of periods met under it. */
+  record Sweep(long oracle, double oracleT, double oracleMet) {}
+
+  /**
+   * Run 2: static REQUEST_NUMBER limits on T, from high to low. With {@code restart} T is stopped
+   * while each limit is written and starts under it, as it does in the policy run (the sweep then
+   * runs after the policy, on the machine the policy ran on); otherwise T runs through the changes.
+   */
+  static Sweep sweep(KubernetesClient k8s, String ns, StandaloneHBase hbase, LatencyTenants load, int window,
+      List<Double> levels, int levelPeriods, double tFree, double bound, boolean restart) throws Exception {
+    System.out.println("\n## run 2: static limits on T (the oracle sweep" + (restart
+        ? ", after the policy, T started under each limit)" : ")"));
+    long oracle = 0;
+    double oracleT = 0;
+    double oracleMet = 0;
+    List<String> sweep = new ArrayList<>();
+    for (double f : levels) {
+      long limit = Math.max(1, Math.round(f * tFree));
+      if (restart) {
+        load.stopBatch();
+      }
+      Resources.edit(k8s, TenantQuota.class, ns, "t", tq -> {
+        tq.getSpec().setQos(null);
+        tq.getSpec().setThrottles(new ArrayList<>(List.of(Resources.t(ThrottleKind.REQUEST_NUMBER, limit + "req/sec"))));
+      });
+      await().alias("T's limit of " + limit + " req/sec in hbase:quota").atMost(60, TimeUnit.SECONDS)
+          .pollInterval(200, TimeUnit.MILLISECONDS)
+          .until(() -> Long.valueOf(limit).equals(QuotaTableRaw.userLimit(hbase, load.tUser, "req_num")));
+      Thread.sleep(6000); // RegionServers reload quotas on change (2.6.3+)
+      load.startBatch();
+      List<Period> ps = periods(load, window, levelPeriods, null);
+      double met = met(ps, bound);
+      double t = ps.stream().mapToDouble(Period::tOps).average().orElse(0);
+      sweep.add(String.format(Locale.ROOT, "| %d | %.0f | %s | %.0f%% |", limit, t,
+          fmt(ps.stream().map(Period::uP99).toList()), met * 100));
+      if (met >= GOAL && oracle == 0) {
+        oracle = limit;
+        oracleT = t;
+        oracleMet = met;
+      }
+    }
+    System.out.println("| T limit (req/s) | T ops/s | U p99 per period (ms) | periods met |");
+    System.out.println("|---|---|---|---|");
+    sweep.forEach(System.out::println);
+    load.stopBatch();
+    return new Sweep(oracle, oracleT, oracleMet);
   }
 
   static List<Period> policy(KubernetesClient k8s, String ns, LatencyTenants load, int window, int periods,
