@@ -49,9 +49,11 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Run: {@code bin/benchmark qos [--u-rate 400] [--u-threads 2] [--t-threads 32] [--window 10]
  * [--factor 2] [--periods 24] [--levels 0.5,0.35,0.25,0.18,0.12,0.08] [--level-periods 6]
- * [--sweep first|last] [--chart target/bench-qos.svg]}. The levels are fractions of T's unthrottled
- * ops/s. {@code --sweep last} runs the sweep after the policy, with T started under each level's
- * limit as it starts under the policy, so the two compare on the same machine state.
+ * [--sweep first|last|both] [--chart target/bench-qos.svg]}. The levels are fractions of T's
+ * unthrottled ops/s. {@code --sweep last} runs the sweep after the policy, with T started under each
+ * level's limit as it starts under the policy; {@code --sweep both} runs it before and after, and the
+ * oracle is the highest limit that met the goal over both sweeps' periods pooled (the machine's drift
+ * between minutes is sampled on both sides of the policy run).
  */
 public final class QosBenchmark {
   static final double GOAL = 0.9;
@@ -125,24 +127,37 @@ public final class QosBenchmark {
       print(free, bound);
 
       String sweepAt = o.getOrDefault("sweep", "first");
-      if (!sweepAt.equals("first") && !sweepAt.equals("last")) {
-        throw new IllegalArgumentException("--sweep is first or last, not " + sweepAt);
+      if (!List.of("first", "last", "both").contains(sweepAt)) {
+        throw new IllegalArgumentException("--sweep is first, last or both, not " + sweepAt);
       }
-      boolean restart = sweepAt.equals("last");
-      Sweep sweep = null;
-      if (!restart) {
-        sweep = sweep(k8s, ns, hbase, load, window, levels, levelPeriods, tFree, bound, false);
+      boolean both = sweepAt.equals("both");
+      List<List<Level>> sweeps = new ArrayList<>();
+      if (!sweepAt.equals("last")) {
+        sweeps.add(sweep(both ? "the oracle sweep, before the policy" : "the oracle sweep", k8s, ns, hbase, load,
+            window, levels, levelPeriods, tFree, bound, both));
       }
       System.out.println("\n## run 3: the operator's policy");
       List<Period> policy = policy(k8s, ns, load, window, periods, tFree);
       print(policy, bound);
-      if (restart) {
+      if (!sweepAt.equals("first")) {
         load.stopBatch();
-        sweep = sweep(k8s, ns, hbase, load, window, levels, levelPeriods, tFree, bound, true);
+        sweeps.add(sweep("the oracle sweep, after the policy", k8s, ns, hbase, load, window, levels, levelPeriods,
+            tFree, bound, true));
       }
-      long oracle = sweep.oracle();
-      double oracleT = sweep.oracleT();
-      double oracleMet = sweep.oracleMet();
+      // the machine's own drift: U alone again, after everything (T stopped), against the same objective
+      load.stopBatch();
+      load.measure(5);
+      List<Double> aloneAfter = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        aloneAfter.add(load.measure(window).uMs(99));
+      }
+      System.out.printf(Locale.ROOT, "%n# U alone again, after the runs: p99 per period %s ms (%.0f%% within the "
+          + "objective)%n", fmt(aloneAfter), aloneAfter.stream().filter(x -> x <= bound).count() * 100.0
+          / aloneAfter.size());
+      Oracle best = oracle(sweeps, bound);
+      long oracle = best.limit();
+      double oracleT = best.tOps();
+      double oracleMet = best.met();
       int settle = settle(policy, bound);
       // never settled: judged from the first period U met its objective, and said so
       int from = settle >= 0 ? settle : Math.max(0, firstMet(policy, bound));
@@ -170,22 +185,51 @@ public final class QosBenchmark {
     }
   }
 
-  /** The sweep's best static limit (0: none met the goal), T's ops/s and U's share of periods met under it. */
-  record Sweep(long oracle, double oracleT, double oracleMet) {}
+  /** One static limit of a sweep and the periods measured under it. */
+  record Level(long limit, List<Period> periods) {}
+
+  /** The best static limit (0: none met the goal), T's ops/s and U's share of periods met under it. */
+  record Oracle(long limit, double tOps, double met) {}
+
+  /**
+   * The highest static limit under which U met its objective in at least {@link #GOAL} of the periods
+   * of every sweep, pooled (sweeps before and after the policy sample the machine's drift on both sides).
+   */
+  static Oracle oracle(List<List<Level>> sweeps, double bound) {
+    Map<Long, List<Period>> pooled = new java.util.TreeMap<>(java.util.Comparator.reverseOrder());
+    sweeps.forEach(levels -> levels.forEach(l -> pooled.computeIfAbsent(l.limit(), k -> new ArrayList<>())
+        .addAll(l.periods())));
+    if (sweeps.size() > 1) {
+      System.out.println("\n## the sweeps pooled");
+      System.out.println("| T limit (req/s) | T ops/s | U p99 per period (ms) | periods met |");
+      System.out.println("|---|---|---|---|");
+      pooled.forEach((limit, ps) -> System.out.println(level(new Level(limit, ps), bound)));
+    }
+    for (Map.Entry<Long, List<Period>> e : pooled.entrySet()) {
+      double met = met(e.getValue(), bound);
+      if (met >= GOAL) {
+        return new Oracle(e.getKey(), e.getValue().stream().mapToDouble(Period::tOps).average().orElse(0), met);
+      }
+    }
+    return new Oracle(0, 0, 0);
+  }
+
+  static String level(Level l, double bound) {
+    return String.format(Locale.ROOT, "| %d | %.0f | %s | %.0f%% |", l.limit(),
+        l.periods().stream().mapToDouble(Period::tOps).average().orElse(0),
+        fmt(l.periods().stream().map(Period::uP99).toList()), met(l.periods(), bound) * 100);
+  }
 
   /**
    * Run 2: static REQUEST_NUMBER limits on T, from high to low. With {@code restart} T is stopped
-   * while each limit is written and starts under it, as it does in the policy run (the sweep then
-   * runs after the policy, on the machine the policy ran on); otherwise T runs through the changes.
+   * while each limit is written and starts under it, as it does in the policy run; otherwise T runs
+   * through the changes.
    */
-  static Sweep sweep(KubernetesClient k8s, String ns, StandaloneHBase hbase, LatencyTenants load, int window,
-      List<Double> levels, int levelPeriods, double tFree, double bound, boolean restart) throws Exception {
-    System.out.println("\n## run 2: static limits on T (the oracle sweep" + (restart
-        ? ", after the policy, T started under each limit)" : ")"));
-    long oracle = 0;
-    double oracleT = 0;
-    double oracleMet = 0;
-    List<String> sweep = new ArrayList<>();
+  static List<Level> sweep(String title, KubernetesClient k8s, String ns, StandaloneHBase hbase, LatencyTenants load,
+      int window, List<Double> levels, int levelPeriods, double tFree, double bound, boolean restart)
+      throws Exception {
+    System.out.println("\n## run 2: static limits on T (" + title + (restart ? ", T started under each limit)" : ")"));
+    List<Level> sweep = new ArrayList<>();
     for (double f : levels) {
       long limit = Math.max(1, Math.round(f * tFree));
       if (restart) {
@@ -200,22 +244,13 @@ public final class QosBenchmark {
           .until(() -> Long.valueOf(limit).equals(QuotaTableRaw.userLimit(hbase, load.tUser, "req_num")));
       Thread.sleep(6000); // RegionServers reload quotas on change (2.6.3+)
       load.startBatch();
-      List<Period> ps = periods(load, window, levelPeriods, null);
-      double met = met(ps, bound);
-      double t = ps.stream().mapToDouble(Period::tOps).average().orElse(0);
-      sweep.add(String.format(Locale.ROOT, "| %d | %.0f | %s | %.0f%% |", limit, t,
-          fmt(ps.stream().map(Period::uP99).toList()), met * 100));
-      if (met >= GOAL && oracle == 0) {
-        oracle = limit;
-        oracleT = t;
-        oracleMet = met;
-      }
+      sweep.add(new Level(limit, periods(load, window, levelPeriods, null)));
     }
     System.out.println("| T limit (req/s) | T ops/s | U p99 per period (ms) | periods met |");
     System.out.println("|---|---|---|---|");
-    sweep.forEach(System.out::println);
+    sweep.forEach(l -> System.out.println(level(l, bound)));
     load.stopBatch();
-    return new Sweep(oracle, oracleT, oracleMet);
+    return sweep;
   }
 
   static List<Period> policy(KubernetesClient k8s, String ns, LatencyTenants load, int window, int periods,
