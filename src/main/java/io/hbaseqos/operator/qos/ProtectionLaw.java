@@ -196,7 +196,6 @@ public final class ProtectionLaw {
     /** The headrooms of the epoch, oldest first. */
     private final List<Double> hs = new ArrayList<>();
     private Moments epoch = Moments.NONE;
-    private int misses;
     private double pooledM2;
     private double pooledDf;
 
@@ -232,7 +231,6 @@ public final class ProtectionLaw {
         hs.subList(0, split).clear();
       }
       epoch = Moments.of(k - split, sum[k] - sum[split], squares[k] - squares[split]);
-      misses = (int) hs.stream().filter(x -> x < 0).count();
     }
 
     private void pool(Moments m) {
@@ -244,7 +242,6 @@ public final class ProtectionLaw {
       pool(epoch);
       hs.clear();
       epoch = Moments.NONE;
-      misses = 0;
     }
 
     /** The spread of a period's headroom at fixed limits (log scale). */
@@ -282,7 +279,8 @@ public final class ProtectionLaw {
      * headroom says so with confidence (one outlier, which widens the spread, is not enough alone).
      */
     boolean overBudget() {
-      return epoch.n >= 3 && misses > MISS_BUDGET * epoch.n && epoch.mean + 2 * se() < needed();
+      return epoch.n >= 3 && hs.stream().filter(h -> h < 0).count() > MISS_BUDGET * epoch.n
+          && epoch.mean + 2 * se() < needed();
     }
   }
 

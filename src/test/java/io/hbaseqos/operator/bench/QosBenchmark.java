@@ -22,10 +22,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -66,14 +69,32 @@ public final class QosBenchmark {
     SyncBenchmark.runAndExit(QosBenchmark::run, args);
   }
 
+  /**
+   * U and T as both latency benchmarks run them ({@code --u-rate 400 --u-threads 2 --t-threads 32}): U
+   * reads at its own pace, T as fast as its threads can, on a table of 5000 rows.
+   */
+  record Tenants(double uRate, int uThreads, int tThreads) {
+    static Tenants of(Map<String, String> o) {
+      return new Tenants(Double.parseDouble(o.getOrDefault("u-rate", "400")),
+          Integer.parseInt(o.getOrDefault("u-threads", "2")), Integer.parseInt(o.getOrDefault("t-threads", "32")));
+    }
+
+    /** Loads the table, starts U and prints who runs how, per window of {@code window} seconds. */
+    LatencyTenants start(StandaloneHBase hbase, int window) throws Exception {
+      LatencyTenants load = LatencyTenants.start(hbase.clientConfiguration(), "qos_usertable", 5000, "qos-u",
+          uThreads, uRate, "qos-t", tThreads);
+      System.out.printf(Locale.ROOT, "# U: %d threads at %.0f reads/s together; T: %d threads as fast as they can; "
+          + "periods of %d s%n", uThreads, uRate, tThreads, window);
+      return load;
+    }
+  }
+
   /** One period: U's client-side p99 (ms) and the tenants' ops/s; the limit on T and its state where known. */
   record Period(int n, double uP99, double uOps, double tOps, Long limit, String state, Double operatorMs) {}
 
   static void run(String[] args) throws Exception {
     Map<String, String> o = SyncBenchmark.options(args);
-    double uRate = Double.parseDouble(o.getOrDefault("u-rate", "400"));
-    int uThreads = Integer.parseInt(o.getOrDefault("u-threads", "2"));
-    int tThreads = Integer.parseInt(o.getOrDefault("t-threads", "32"));
+    Tenants tenants = Tenants.of(o);
     int window = Integer.parseInt(o.getOrDefault("window", "10"));
     double factor = Double.parseDouble(o.getOrDefault("factor", "2"));
     int periods = Integer.parseInt(o.getOrDefault("periods", "24"));
@@ -87,11 +108,8 @@ public final class QosBenchmark {
     KubernetesClient k8s = KubeApi.client();
     String ns = KubeApi.newNamespace("bench-qos");
     try (OperatorHarness operator = new OperatorHarness(k8s);
-        LatencyTenants load = LatencyTenants.start(hbase.clientConfiguration(), "qos_usertable", 5000, "qos-u",
-            uThreads, uRate, "qos-t", tThreads);
+        LatencyTenants load = tenants.start(hbase, window);
         PrometheusServer prometheus = PrometheusServer.start(load::clientMetrics)) {
-      System.out.printf(Locale.ROOT, "# U: %d threads at %.0f reads/s together; T: %d threads as fast as they can; "
-          + "periods of %d s%n", uThreads, uRate, tThreads, window);
       k8s.resource(cluster(ns, "hb", hbase.connectionSpec(), "30s")).create();
       KubeApi.awaitClusterReady(ns, "hb");
       // T's TenantQuota from the start, its limit far above what it can do until the sweep sets one
@@ -99,12 +117,7 @@ public final class QosBenchmark {
           UNTHROTTLED + "req/sec"))).create();
       load.startBatch();
       load.measure(20); // warm up every path: caches, JIT, connections
-      load.stopBatch();
-      load.measure(5);
-      List<Double> alone = new ArrayList<>();
-      for (int i = 0; i < 6; i++) {
-        alone.add(load.measure(window).uMs(99));
-      }
+      List<Double> alone = alone(load, window, 6);
       double unloaded = median(alone);
       double bound = Math.round(unloaded * factor * 10) / 10.0;
       System.out.printf(Locale.ROOT, "# U alone: p99 per period %s ms, median %.2f; objective p99 <= %.1f ms "
@@ -131,7 +144,7 @@ public final class QosBenchmark {
         throw new IllegalArgumentException("--sweep is first, last or both, not " + sweepAt);
       }
       boolean both = sweepAt.equals("both");
-      List<List<Level>> sweeps = new ArrayList<>();
+      List<Map<Long, List<Period>>> sweeps = new ArrayList<>();
       if (!sweepAt.equals("last")) {
         sweeps.add(sweep(both ? "the oracle sweep, before the policy" : "the oracle sweep", k8s, ns, hbase, load,
             window, levels, levelPeriods, tFree, bound, both));
@@ -145,16 +158,16 @@ public final class QosBenchmark {
             tFree, bound, true));
       }
       // the machine's own drift: U alone again, after everything (T stopped), against the same objective
-      load.stopBatch();
-      load.measure(5);
-      List<Double> aloneAfter = new ArrayList<>();
-      for (int i = 0; i < 4; i++) {
-        aloneAfter.add(load.measure(window).uMs(99));
-      }
+      List<Double> aloneAfter = alone(load, window, 4);
       System.out.printf(Locale.ROOT, "%n# U alone again, after the runs: p99 per period %s ms (%.0f%% within the "
           + "objective)%n", fmt(aloneAfter), aloneAfter.stream().filter(x -> x <= bound).count() * 100.0
           / aloneAfter.size());
-      Oracle best = oracle(sweeps, bound);
+      Map<Long, List<Period>> pooled = pool(sweeps);
+      if (sweeps.size() > 1) {
+        System.out.println("\n## the sweeps pooled");
+        printLevels(pooled, bound);
+      }
+      Oracle best = oracle(pooled, bound);
       long oracle = best.limit();
       double oracleT = best.tOps();
       double oracleMet = best.met();
@@ -185,27 +198,23 @@ public final class QosBenchmark {
     }
   }
 
-  /** One static limit of a sweep and the periods measured under it. */
-  record Level(long limit, List<Period> periods) {}
-
   /** The best static limit (0: none met the goal), T's ops/s and U's share of periods met under it. */
   record Oracle(long limit, double tOps, double met) {}
 
+  /** Each limit's periods over all the sweeps, highest limit first. */
+  static Map<Long, List<Period>> pool(List<Map<Long, List<Period>>> sweeps) {
+    Map<Long, List<Period>> pooled = new TreeMap<>(Comparator.reverseOrder());
+    sweeps.forEach(levels -> levels.forEach((limit, ps) -> pooled.computeIfAbsent(limit, k -> new ArrayList<>())
+        .addAll(ps)));
+    return pooled;
+  }
+
   /**
-   * The highest static limit under which U met its objective in at least {@link #GOAL} of the periods
-   * of every sweep, pooled (sweeps before and after the policy sample the machine's drift on both sides).
+   * The highest static limit under which U met its objective in at least {@link #GOAL} of its periods
+   * (pooled over sweeps before and after the policy, they sample the machine's drift on both sides).
    */
-  static Oracle oracle(List<List<Level>> sweeps, double bound) {
-    Map<Long, List<Period>> pooled = new java.util.TreeMap<>(java.util.Comparator.reverseOrder());
-    sweeps.forEach(levels -> levels.forEach(l -> pooled.computeIfAbsent(l.limit(), k -> new ArrayList<>())
-        .addAll(l.periods())));
-    if (sweeps.size() > 1) {
-      System.out.println("\n## the sweeps pooled");
-      System.out.println("| T limit (req/s) | T ops/s | U p99 per period (ms) | periods met |");
-      System.out.println("|---|---|---|---|");
-      pooled.forEach((limit, ps) -> System.out.println(level(new Level(limit, ps), bound)));
-    }
-    for (Map.Entry<Long, List<Period>> e : pooled.entrySet()) {
+  static Oracle oracle(Map<Long, List<Period>> levels, double bound) {
+    for (Map.Entry<Long, List<Period>> e : levels.entrySet()) {
       double met = met(e.getValue(), bound);
       if (met >= GOAL) {
         return new Oracle(e.getKey(), e.getValue().stream().mapToDouble(Period::tOps).average().orElse(0), met);
@@ -214,10 +223,23 @@ public final class QosBenchmark {
     return new Oracle(0, 0, 0);
   }
 
-  static String level(Level l, double bound) {
-    return String.format(Locale.ROOT, "| %d | %.0f | %s | %.0f%% |", l.limit(),
-        l.periods().stream().mapToDouble(Period::tOps).average().orElse(0),
-        fmt(l.periods().stream().map(Period::uP99).toList()), met(l.periods(), bound) * 100);
+  static void printLevels(Map<Long, List<Period>> levels, double bound) {
+    System.out.println("| T limit (req/s) | T ops/s | U p99 per period (ms) | periods met |");
+    System.out.println("|---|---|---|---|");
+    levels.forEach((limit, ps) -> System.out.printf(Locale.ROOT, "| %d | %.0f | %s | %.0f%% |%n", limit,
+        ps.stream().mapToDouble(Period::tOps).average().orElse(0), fmt(ps.stream().map(Period::uP99).toList()),
+        met(ps, bound) * 100));
+  }
+
+  /** U's p99 over {@code n} periods with T stopped. */
+  static List<Double> alone(LatencyTenants load, int window, int n) throws Exception {
+    load.stopBatch();
+    load.measure(5);
+    List<Double> p99s = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      p99s.add(load.measure(window).uMs(99));
+    }
+    return p99s;
   }
 
   /**
@@ -225,11 +247,11 @@ public final class QosBenchmark {
    * while each limit is written and starts under it, as it does in the policy run; otherwise T runs
    * through the changes.
    */
-  static List<Level> sweep(String title, KubernetesClient k8s, String ns, StandaloneHBase hbase, LatencyTenants load,
+  static Map<Long, List<Period>> sweep(String title, KubernetesClient k8s, String ns, StandaloneHBase hbase, LatencyTenants load,
       int window, List<Double> levels, int levelPeriods, double tFree, double bound, boolean restart)
       throws Exception {
     System.out.println("\n## run 2: static limits on T (" + title + (restart ? ", T started under each limit)" : ")"));
-    List<Level> sweep = new ArrayList<>();
+    Map<Long, List<Period>> sweep = new LinkedHashMap<>();
     for (double f : levels) {
       long limit = Math.max(1, Math.round(f * tFree));
       if (restart) {
@@ -244,11 +266,9 @@ public final class QosBenchmark {
           .until(() -> Long.valueOf(limit).equals(QuotaTableRaw.userLimit(hbase, load.tUser, "req_num")));
       Thread.sleep(6000); // RegionServers reload quotas on change (2.6.3+)
       load.startBatch();
-      sweep.add(new Level(limit, periods(load, window, levelPeriods, null)));
+      sweep.computeIfAbsent(limit, k -> new ArrayList<>()).addAll(periods(load, window, levelPeriods, null));
     }
-    System.out.println("| T limit (req/s) | T ops/s | U p99 per period (ms) | periods met |");
-    System.out.println("|---|---|---|---|");
-    sweep.forEach(l -> System.out.println(level(l, bound)));
+    printLevels(sweep, bound);
     load.stopBatch();
     return sweep;
   }
