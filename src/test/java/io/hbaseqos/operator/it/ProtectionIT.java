@@ -2,6 +2,7 @@ package io.hbaseqos.operator.it;
 
 import static io.hbaseqos.operator.support.Resources.createProtectedOverSheddable;
 import static io.hbaseqos.operator.support.Resources.protectedReads;
+import static io.hbaseqos.operator.support.Resources.readsCalibration;
 import static io.hbaseqos.operator.support.Resources.sheddable;
 import static io.hbaseqos.operator.support.Resources.tenant;
 import static io.hbaseqos.operator.support.Resources.user;
@@ -10,6 +11,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hbaseqos.operator.api.CalibrationSpec;
 import io.hbaseqos.operator.api.QosStatus;
 import io.hbaseqos.operator.api.TenantQuota;
 import io.hbaseqos.operator.cluster.ClusterConnections;
@@ -90,6 +92,10 @@ class ProtectionIT {
   /** The REQUEST_NUMBER limit HBase holds for a user, read raw from hbase:quota (null: none). */
   static Long rawLimit(String user) {
     return QuotaTableRaw.userLimit(StandaloneHBase.shared(), user, "req_num");
+  }
+
+  static Long rawReadLimit(String user) {
+    return QuotaTableRaw.userLimit(StandaloneHBase.shared(), user, "read_num");
   }
 
   @Test
@@ -189,6 +195,83 @@ class ProtectionIT {
       assertThat(KubeApi.eventReasons(ns, "t")).contains("Released");
       assertThat(tLoad.ok()).as("T did real work").isPositive();
       assertThat(peerLoad.ok()).isPositive();
+    }
+  }
+
+  /**
+   * A tenant with a calibration target that is also sheddable: calibration sets its limit while the
+   * tenant above is calm; a miss squeezes it below that limit and HBase holds the squeezed one, status
+   * says the calibration is held by protection and for whom, a restarted operator rewrites nothing,
+   * and a give-back comes from protection while calibration still waits.
+   */
+  @Test
+  void protectionWinsOverCalibrationAndStatusSaysSo() throws Exception {
+    String ns = namespace("qos-precedence");
+    String m = Long.toString(System.nanoTime() % 1_000_000_000L, 36);
+    String c = "c-" + m;
+    uP99.set(1);
+    TenantQuota ut = tenant(ns, "u", "hb", user("u-" + m));
+    ut.getSpec().setQos(uP99.protectedReads(100, 10, WINDOW_S + "s"));
+    TenantQuota ct = tenant(ns, "c", "hb", user(c));
+    ct.getSpec().setCalibration(readsCalibration(300, WINDOW_S, 10));
+    ct.getSpec().setQos(sheddable(10, 20, 5000));
+    ct.getSpec().getQos().getSheddable().setOperations(CalibrationSpec.Operations.reads); // the same throttle
+    k8s.resource(ut).create();
+    k8s.resource(ct).create();
+    try (TenantLoad cLoad = TenantLoad.start(StandaloneHBase.shared().clientConfiguration(), c, workload, 2)) {
+      // calm: the calibration's limit is the one HBase holds, far under the sheddable ceiling
+      await().ignoreException(NullPointerException.class).atMost(6L * WINDOW_S, TimeUnit.SECONDS).untilAsserted(() -> {
+        assertThat(condition(ns, "c", "Calibrated")).isNotNull();
+        assertThat(qos(ns, "c").getState()).isEqualTo("Free");
+        assertThat(rawReadLimit(c)).isNotNull().isLessThan(5000L)
+            .isEqualTo(get(ns, "c").getStatus().getCalibration().getLimit());
+      });
+      long calibrated = rawReadLimit(c);
+
+      // a miss: protection squeezes below the calibrated limit, and HBase holds protection's limit
+      uP99.set(40);
+      await().ignoreException(NullPointerException.class).atMost(3L * WINDOW_S + 10, TimeUnit.SECONDS).untilAsserted(() -> {
+        assertThat(qos(ns, "c").getState()).isIn("Squeezed", "Held");
+        assertThat(condition(ns, "c", "Calibrated").getReason()).isEqualTo("HeldByProtection");
+      });
+      // one more measured period below: the limit protection set has been written
+      uP99.set(9); // met, without the margin a give-back needs: every limit holds
+      await().ignoreException(NullPointerException.class).atMost(3L * WINDOW_S, TimeUnit.SECONDS).untilAsserted(() -> {
+        assertThat(qos(ns, "c").getState()).isEqualTo("Held");
+        assertThat(rawReadLimit(c)).isEqualTo(qos(ns, "c").getLimit());
+      });
+      long held = rawReadLimit(c);
+      System.out.printf(Locale.ROOT, "protection IT: calibration had %d req/sec, protection holds %d%n", calibrated,
+          held);
+      assertThat(held).as("protection wins: HBase holds the lower, squeezed limit").isLessThan(calibrated);
+      Condition cal = condition(ns, "c", "Calibrated");
+      assertThat(cal.getStatus()).isEqualTo("False");
+      assertThat(cal.getReason()).isEqualTo("HeldByProtection");
+      assertThat(cal.getMessage()).contains(held + " req/sec").contains(ns + "/u");
+      assertThat(qos(ns, "c").getHeldBy()).containsExactly(ns + "/u");
+
+      // a restarted operator finds both loops where they were: it writes nothing
+      Map<String, String> raw = QuotaTableRaw.read(StandaloneHBase.shared(), m);
+      operator.close();
+      operator = new OperatorHarness(k8s);
+      String key = ClusterConnections.key(ns, "hb");
+      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(2L * WINDOW_S + 5);
+      while (System.nanoTime() < end) {
+        assertThat(qos(ns, "c").getLimit()).as("after a restart").isEqualTo(held);
+        assertThat(condition(ns, "c", "Calibrated").getReason()).isEqualTo("HeldByProtection");
+        Thread.sleep(500);
+      }
+      assertThat(operator.hbaseCalls(key, "setQuota")).as("a restarted operator writes nothing").isZero();
+      assertThat(QuotaTableRaw.read(StandaloneHBase.shared(), m)).isEqualTo(raw);
+
+      // calm again: protection gives back, and calibration still waits for the release
+      uP99.set(1);
+      await().ignoreException(NullPointerException.class).atMost(8L * WINDOW_S, TimeUnit.SECONDS).untilAsserted(() -> {
+        assertThat(qos(ns, "c").getState()).isEqualTo("Released");
+        assertThat(rawReadLimit(c)).isGreaterThan(held).isEqualTo(qos(ns, "c").getLimit());
+      });
+      assertThat(condition(ns, "c", "Calibrated").getReason()).isEqualTo("HeldByProtection");
+      assertThat(cLoad.ok()).as("the tenant did real work").isPositive();
     }
   }
 
