@@ -28,16 +28,19 @@ import java.util.TreeSet;
  *       squeeze has not acted on yet).</li>
  *   <li><b>Evidence per limit.</b> Each measured period adds the headroom h = ln(bound / reading) of
  *       the tenant's worst objective to the evidence of the limits in force. The spread of h at
- *       fixed limits is measured and pooled over the recent limits ({@link Evidence}). A limit meets
- *       the objective when at most {@link #MISS_BUDGET} of its periods miss: when its mean headroom
- *       is at least z·spread ({@code needed}).</li>
+ *       fixed limits is measured and pooled over the recent limits ({@link Evidence}). A limit is
+ *       over budget when more than {@link #MISS_BUDGET} of its periods miss (its mean headroom under
+ *       z·spread, {@code budget}); the law aims at {@link #AIM} ({@code needed}), so that a run of
+ *       periods, not only their average, keeps within the budget.</li>
  *   <li><b>Squeeze, lowest priority first</b>, when a violation is gross (twice the bound) on limits
  *       with fewer than three measured periods, when it is confirmed (one of the two measured
- *       periods before was violated too), or when three or more periods at the limits in force say,
+ *       periods before was violated too) on limits with fewer than {@link #JUDGED_AFTER} measured
+ *       periods (past those, two close misses are what a limit within the budget shows now and then,
+ *       and its record judges it), or when three or more periods at the limits in force say,
  *       with confidence, that more than the budget miss. The operator cuts the sheddable tenants of
  *       the lowest priority (below the protected tenant's) that can still give: limit above the
- *       floor and use above the floor. The cut brings the reading to the level at which at most the
- *       budget miss, exp(h − needed) (the latency taken to fall in proportion to the load), and for
+ *       floor and use above the floor. The cut brings the reading to the level of the aim,
+ *       exp(h − needed) (the latency taken to fall in proportion to the load), and for
  *       limits over budget at most exp(mean h − needed), kept within [{@link #DEEPEST_CUT},
  *       {@link #SHALLOWEST_CUT}], applied to the lower of the limit and what the tenant used. Never
  *       below the floor. Tenants of equal or higher priority are never touched. When every
@@ -62,6 +65,10 @@ public final class ProtectionLaw {
   public static final double MISS_BUDGET = 0.10;
   /** The standard normal quantile of 1 - {@link #MISS_BUDGET}. */
   static final double Z = 1.2816;
+  /** The share of periods the law aims to miss: half the budget, so that a run of periods keeps within the budget. */
+  public static final double AIM = MISS_BUDGET / 2;
+  /** The standard normal quantile of 1 - {@link #AIM}. */
+  static final double Z_AIM = 1.6449;
   public static final double PRIOR_SIGMA = 0.2;
   static final double PRIOR_DF = 2;
   static final double POOL_DECAY = 0.9;
@@ -70,6 +77,8 @@ public final class ProtectionLaw {
   static final int RECENT = 2;
   /** Standard errors apart at which the recent periods say the world changed (the split is searched, so high). */
   static final double CHANGE_Z = 4;
+  /** Periods at the limits in force after which their record, not a confirmed miss, judges them: those in which the budget allows one miss. */
+  static final int JUDGED_AFTER = (int) Math.round(1 / MISS_BUDGET);
   /** Periods an epoch's record keeps. */
   static final int MAX_EPOCH = 100;
   public static final double DEEPEST_CUT = 0.5;
@@ -250,8 +259,13 @@ public final class ProtectionLaw {
       return Math.sqrt((PRIOR_DF * PRIOR_SIGMA * PRIOR_SIGMA + pooledM2 + epoch.m2) / df);
     }
 
-    /** The mean headroom a limit must leave for at most {@link #MISS_BUDGET} of its periods to miss. */
+    /** The mean headroom a limit must leave for at most {@link #AIM} of its periods to miss. */
     public double needed() {
+      return Z_AIM * sigma();
+    }
+
+    /** The mean headroom below which more than {@link #MISS_BUDGET} of the periods miss. */
+    double budget() {
       return Z * sigma();
     }
 
@@ -269,7 +283,7 @@ public final class ProtectionLaw {
       return sigma() / Math.sqrt(epoch.n);
     }
 
-    /** Two periods or more at these limits, and confidently fewer misses than the budget allows. */
+    /** Two periods or more at these limits, and confidently fewer misses than the aim. */
     boolean underBudget() {
       return epoch.n >= 2 && epoch.mean - se() >= needed();
     }
@@ -280,7 +294,7 @@ public final class ProtectionLaw {
      */
     boolean overBudget() {
       return epoch.n >= 3 && hs.stream().filter(h -> h < 0).count() > MISS_BUDGET * epoch.n
-          && epoch.mean + 2 * se() < needed();
+          && epoch.mean + 2 * se() < budget();
     }
   }
 
@@ -322,7 +336,7 @@ public final class ProtectionLaw {
 
   /**
    * How deep the tenant asks for the cut: to bring its worst reading to the level at which at most
-   * {@link #MISS_BUDGET} of periods miss (the bound less the headroom its spread needs), taking the
+   * {@link #AIM} of periods miss (the bound less the headroom its spread needs), taking the
    * latency to fall at least in proportion to the load; within [{@link #DEEPEST_CUT},
    * {@link #SHALLOWEST_CUT}].
    */
@@ -405,7 +419,11 @@ public final class ProtectionLaw {
       boolean v = verdict == Verdict.VIOLATED;
       // a gross miss is acted on at once unless the limits in force have a record that makes it an outlier
       boolean gross = overshoot(p) <= GROSS && e.periods() < 3;
-      acts.put(p.id(), v && ((bits & 3) != 0 || gross) || verdict != Verdict.UNKNOWN && e.overBudget());
+      // a confirmed miss is acted on while the limits in force are too new to be judged by their record: past
+      // the periods in which the budget allows a miss, two close misses are what the budget expects now and
+      // then, and the record decides (over budget, or a change in the world restarts the epoch)
+      boolean confirmed = (bits & 3) != 0 && e.periods() < JUDGED_AFTER;
+      acts.put(p.id(), v && (confirmed || gross) || verdict != Verdict.UNKNOWN && e.overBudget());
       memory.recentViolations.put(p.id(), ((bits << 1) | (v ? 1 : 0)) & 3);
       calmAbove.put(p.id(), idle ? idleFor >= CALM_PERIODS : !v && verdict != Verdict.UNKNOWN && e.underBudget());
       raiseOf.put(p.id(), raise(e, idle));
@@ -531,8 +549,10 @@ public final class ProtectionLaw {
         why = "held at " + s.limit() + " req/sec: the limits below " + measuring + " changed in the last period; "
             + "the next one measures them";
       } else if (pending != null) {
-        why = "held at " + s.limit() + " req/sec: " + pending.id() + " missed its objective in one period; a second "
-            + "miss squeezes";
+        int record = memory.evidence(pending.id()).periods();
+        why = "held at " + s.limit() + " req/sec: " + pending.id() + " missed its objective in one period; "
+            + (record < JUDGED_AFTER ? "a second miss squeezes" : "the record of " + record
+            + " periods at these limits judges them");
       } else if (calm == 0) {
         why = "held at " + s.limit() + " req/sec: the objectives above it are not yet met with room to spare";
       } else if (roof <= s.limit()) {
