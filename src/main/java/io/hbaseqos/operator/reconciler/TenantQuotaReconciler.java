@@ -280,9 +280,14 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
     if (shed != null && shed.shed()) {
       // held down for a tenant of higher priority: the loop waits (a limit it does not set would wind it up)
       long inForce = plan.limitInForce(desired, p.old.getCalibration());
-      Conditions.set(p.st, Conditions.CALIBRATED, false, "HeldByProtection", "latency protection holds the limit at "
-          + shed.limit() + " req/sec for " + String.join(", ", p.st.getQos().getHeldBy() == null ? List.of()
-          : p.st.getQos().getHeldBy()) + "; calibration resumes when it is released", p.gen, p.now);
+      String forWhom = String.join(", ", p.st.getQos().getHeldBy() == null ? List.of() : p.st.getQos().getHeldBy());
+      // HBase holds the lower of the two: protection's limit, or (given back past it) the calibrated one
+      Conditions.set(p.st, Conditions.CALIBRATED, false, "HeldByProtection", shed.limit() < inForce
+          ? "latency protection holds the limit at " + shed.limit() + " req/sec for " + forWhom
+              + "; calibration resumes when it is released"
+          : "latency protection holds the tenant below its ceiling for " + forWhom + " (at most " + shed.limit()
+              + " req/sec); calibration waits at " + inForce + " req/sec and resumes when it is released",
+          p.gen, p.now);
       return plan.apply(desired, inForce);
     }
     CalibrationLoops.Outcome out = loops.step(p.tq.getMetadata().getUid(),

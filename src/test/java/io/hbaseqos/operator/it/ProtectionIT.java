@@ -264,13 +264,20 @@ class ProtectionIT {
       assertThat(operator.hbaseCalls(key, "setQuota")).as("a restarted operator writes nothing").isZero();
       assertThat(QuotaTableRaw.read(StandaloneHBase.shared(), m)).isEqualTo(raw);
 
-      // calm again: protection gives back, and calibration still waits for the release
+      // calm again: protection gives back, calibration still waits for the release at its own limit, and HBase
+      // holds the lower of the two (a give-back past the calibrated limit leaves the calibrated one in force)
       uP99.set(1);
       await().ignoreException(NullPointerException.class).atMost(8L * WINDOW_S, TimeUnit.SECONDS).untilAsserted(() -> {
         assertThat(qos(ns, "c").getState()).isEqualTo("Released");
-        assertThat(rawReadLimit(c)).isGreaterThan(held).isEqualTo(qos(ns, "c").getLimit());
+        long given = qos(ns, "c").getLimit();
+        assertThat(given).isGreaterThan(held);
+        assertThat(rawReadLimit(c)).isGreaterThan(held).isEqualTo(Math.min(given, calibrated));
       });
-      assertThat(condition(ns, "c", "Calibrated").getReason()).isEqualTo("HeldByProtection");
+      Condition waiting = condition(ns, "c", "Calibrated");
+      assertThat(waiting.getReason()).isEqualTo("HeldByProtection");
+      // below the calibrated limit protection's limit is the one in force; above it, the calibrated one waits
+      assertThat(waiting.getMessage()).contains(ns + "/u").containsAnyOf("latency protection holds the limit at ",
+          "calibration waits at " + calibrated + " req/sec");
       assertThat(cLoad.ok()).as("the tenant did real work").isPositive();
     }
   }
