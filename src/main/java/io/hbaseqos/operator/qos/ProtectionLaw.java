@@ -77,7 +77,10 @@ public final class ProtectionLaw {
   static final int RECENT = 2;
   /** Standard errors apart at which the recent periods say the world changed (the split is searched, so high). */
   static final double CHANGE_Z = 4;
-  /** Periods at the limits in force after which their record, not a confirmed miss, judges them: those in which the budget allows one miss. */
+  /**
+   * Periods at the limits in force after which their record, not a confirmed miss, judges them: those in
+   * which the budget allows one miss.
+   */
   static final int JUDGED_AFTER = (int) Math.round(1 / MISS_BUDGET);
   /** Periods an epoch's record keeps. */
   static final int MAX_EPOCH = 100;
@@ -274,6 +277,11 @@ public final class ProtectionLaw {
       return epoch.n;
     }
 
+    /** Enough periods at the limits in force for their record to judge them, not a confirmed miss. */
+    boolean judgedByRecord() {
+      return epoch.n >= JUDGED_AFTER;
+    }
+
     /** The mean headroom at the limits in force. */
     public double mean() {
       return epoch.mean;
@@ -422,7 +430,7 @@ public final class ProtectionLaw {
       // a confirmed miss is acted on while the limits in force are too new to be judged by their record: past
       // the periods in which the budget allows a miss, two close misses are what the budget expects now and
       // then, and the record decides (over budget, or a change in the world restarts the epoch)
-      boolean confirmed = (bits & 3) != 0 && e.periods() < JUDGED_AFTER;
+      boolean confirmed = (bits & 3) != 0 && !e.judgedByRecord();
       acts.put(p.id(), v && (confirmed || gross) || verdict != Verdict.UNKNOWN && e.overBudget());
       memory.recentViolations.put(p.id(), ((bits << 1) | (v ? 1 : 0)) & 3);
       calmAbove.put(p.id(), idle ? idleFor >= CALM_PERIODS : !v && verdict != Verdict.UNKNOWN && e.underBudget());
@@ -549,10 +557,10 @@ public final class ProtectionLaw {
         why = "held at " + s.limit() + " req/sec: the limits below " + measuring + " changed in the last period; "
             + "the next one measures them";
       } else if (pending != null) {
-        int record = memory.evidence(pending.id()).periods();
+        Evidence record = memory.evidence(pending.id());
         why = "held at " + s.limit() + " req/sec: " + pending.id() + " missed its objective in one period; "
-            + (record < JUDGED_AFTER ? "a second miss squeezes" : "the record of " + record
-            + " periods at these limits judges them");
+            + (record.judgedByRecord() ? "the record of " + record.periods() + " periods at these limits judges them"
+            : "a second miss squeezes");
       } else if (calm == 0) {
         why = "held at " + s.limit() + " req/sec: the objectives above it are not yet met with room to spare";
       } else if (roof <= s.limit()) {

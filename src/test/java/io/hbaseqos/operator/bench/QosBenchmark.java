@@ -247,9 +247,9 @@ public final class QosBenchmark {
    * while each limit is written and starts under it, as it does in the policy run; otherwise T runs
    * through the changes.
    */
-  static Map<Long, List<Period>> sweep(String title, KubernetesClient k8s, String ns, StandaloneHBase hbase, LatencyTenants load,
-      int window, List<Double> levels, int levelPeriods, double tFree, double bound, boolean restart)
-      throws Exception {
+  static Map<Long, List<Period>> sweep(String title, KubernetesClient k8s, String ns, StandaloneHBase hbase,
+      LatencyTenants load, int window, List<Double> levels, int levelPeriods, double tFree, double bound,
+      boolean restart) throws Exception {
     System.out.println("\n## run 2: static limits on T (" + title + (restart ? ", T started under each limit)" : ")"));
     Map<Long, List<Period>> sweep = new LinkedHashMap<>();
     for (double f : levels) {

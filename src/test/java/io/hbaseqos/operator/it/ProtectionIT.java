@@ -94,6 +94,24 @@ class ProtectionIT {
     return QuotaTableRaw.userLimit(StandaloneHBase.shared(), user, "req_num");
   }
 
+  /**
+   * Restarts the operator and checks {@code holds} every half second over two windows; then the new
+   * operator has written nothing, and what {@code hbase:quota} holds for users of suffix {@code m} is as
+   * it was before the restart.
+   */
+  static void restartWritesNothing(String ns, String m, Runnable holds) throws Exception {
+    Map<String, String> raw = QuotaTableRaw.read(StandaloneHBase.shared(), m);
+    operator = operator.restarted();
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(2L * WINDOW_S + 5);
+    while (System.nanoTime() < end) {
+      holds.run();
+      Thread.sleep(500);
+    }
+    assertThat(operator.hbaseCalls(ClusterConnections.key(ns, "hb"), "setQuota")).as("a restarted operator writes "
+        + "nothing").isZero();
+    assertThat(QuotaTableRaw.read(StandaloneHBase.shared(), m)).isEqualTo(raw);
+  }
+
   static Long rawReadLimit(String user) {
     return QuotaTableRaw.userLimit(StandaloneHBase.shared(), user, "read_num");
   }
@@ -159,19 +177,11 @@ class ProtectionIT {
       assertThat(qos(ns, "peer").getState()).isEqualTo("Free");
 
       // a restarted operator resumes at the floor: it writes nothing and moves nothing
-      Map<String, String> raw = QuotaTableRaw.read(StandaloneHBase.shared(), m);
-      operator.close();
-      operator = new OperatorHarness(k8s);
-      String key = ClusterConnections.key(ns, "hb");
-      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(2L * WINDOW_S + 5);
-      while (System.nanoTime() < end) {
+      restartWritesNothing(ns, m, () -> {
         QosStatus q = qos(ns, "t");
         assertThat(q.getLimit()).as("after a restart").isEqualTo(100L);
         assertThat(q.getState()).isIn("Held", "Squeezed");
-        Thread.sleep(500);
-      }
-      assertThat(operator.hbaseCalls(key, "setQuota")).as("a restarted operator writes nothing").isZero();
-      assertThat(QuotaTableRaw.read(StandaloneHBase.shared(), m)).isEqualTo(raw);
+      });
 
       // the reading is lost: every limit below holds as it is (fail-static), the objective is Unknown
       uP99.set(Double.NaN);
@@ -251,18 +261,10 @@ class ProtectionIT {
       assertThat(qos(ns, "c").getHeldBy()).containsExactly(ns + "/u");
 
       // a restarted operator finds both loops where they were: it writes nothing
-      Map<String, String> raw = QuotaTableRaw.read(StandaloneHBase.shared(), m);
-      operator.close();
-      operator = new OperatorHarness(k8s);
-      String key = ClusterConnections.key(ns, "hb");
-      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(2L * WINDOW_S + 5);
-      while (System.nanoTime() < end) {
+      restartWritesNothing(ns, m, () -> {
         assertThat(qos(ns, "c").getLimit()).as("after a restart").isEqualTo(held);
         assertThat(condition(ns, "c", "Calibrated").getReason()).isEqualTo("HeldByProtection");
-        Thread.sleep(500);
-      }
-      assertThat(operator.hbaseCalls(key, "setQuota")).as("a restarted operator writes nothing").isZero();
-      assertThat(QuotaTableRaw.read(StandaloneHBase.shared(), m)).isEqualTo(raw);
+      });
 
       // calm again: protection gives back, calibration still waits for the release at its own limit, and HBase
       // holds the lower of the two (a give-back past the calibrated limit leaves the calibrated one in force)
