@@ -25,7 +25,9 @@ import java.util.TreeSet;
  *   <li><b>Changes are measured before they are judged.</b> A period in which the limits below a
  *       protected tenant differ from those of the period before was measured partly under the old
  *       limits: it moves nothing and counts for nothing (a squeeze is not repeated on a reading the
- *       squeeze has not acted on yet).</li>
+ *       squeeze has not acted on yet). When the sheddable tenants below it change (one joins or
+ *       leaves), its record and its recent misses are dropped: they were measured with other tenants
+ *       below, or none, whose load may have moved in ways the law never saw.</li>
  *   <li><b>Evidence per limit.</b> Each measured period adds the headroom h = ln(bound / reading) of
  *       the tenant's worst objective to the evidence of the limits in force. The spread of h at
  *       fixed limits is measured and pooled over the recent limits ({@link Evidence}). A limit is
@@ -170,6 +172,8 @@ public final class ProtectionLaw {
     private final Map<String, Boolean> probing = new HashMap<>();
     /** Per protected tenant: the limits below it in the last period. */
     private final Map<String, List<Long>> below = new HashMap<>();
+    /** Per protected tenant: the sheddable tenants below it in the last period. */
+    private final Map<String, List<String>> belowIds = new HashMap<>();
     private final Map<String, Evidence> evidence = new HashMap<>();
     private final Map<String, Integer> idle = new HashMap<>();
 
@@ -401,10 +405,19 @@ public final class ProtectionLaw {
     Map<String, Double> raiseOf = new HashMap<>();
     List<String> changing = new ArrayList<>();
     for (Protected p : protecteds) {
-      List<Long> now = sheddables.stream().filter(s -> s.priority() < p.priority() && !s.id().equals(p.id()))
-          .sorted(Comparator.comparing(Sheddable::id)).map(Sheddable::limit).toList();
+      List<Sheddable> under = sheddables.stream().filter(s -> s.priority() < p.priority() && !s.id().equals(p.id()))
+          .sorted(Comparator.comparing(Sheddable::id)).toList();
+      List<Long> now = under.stream().map(Sheddable::limit).toList();
+      List<String> ids = under.stream().map(Sheddable::id).toList();
       List<Long> before = memory.below.put(p.id(), now);
-      boolean steady = before == null || before.equals(now);
+      List<String> idsBefore = memory.belowIds.put(p.id(), ids);
+      if (idsBefore != null && !idsBefore.equals(ids)) {
+        // other tenants below (or none before): what was measured says nothing of the limits of these, nor of
+        // the spread at fixed limits (the ones it saw, a user's static throttles, may have moved unseen)
+        memory.evidence.remove(p.id());
+        memory.recentViolations.remove(p.id());
+      }
+      boolean steady = before == null || before.equals(now) && ids.equals(idsBefore);
       Evidence e = memory.evidence(p.id());
       Verdict verdict = verdicts.get(p.id());
       boolean idle = verdict == Verdict.IDLE;

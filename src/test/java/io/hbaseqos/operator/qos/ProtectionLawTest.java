@@ -72,6 +72,26 @@ class ProtectionLawTest {
   }
 
   @Test
+  void whatWasMeasuredBeforeASheddableTenantJoinedNeitherConfirmsNorSizesItsCuts() {
+    // u read with nothing sheddable below it: half the bound and three times it in turn (a user's static
+    // throttles moving under it, unseen by the law), misses included
+    Memory m = new Memory();
+    for (int i = 0; i < 12; i++) {
+      ProtectionLaw.step(List.of(u(50, i % 2 == 0 ? 5 : 30)), List.of(), m);
+    }
+    // t joins at its ceiling: the first period is measured under the change; then u misses by a fifth, twice
+    Sheddable t = new Sheddable("t", 1, 100, 10_000, 10_000, 4000, 0);
+    List<Long> limits = run(m, t, 12, 12, 12);
+    assertThat(limits.subList(0, 2)).as("the misses from before t joined confirm nothing").containsOnly(10_000L);
+    // the cut is sized from the spread measured since (the prior's, nearly), not from the spread of a world
+    // the law never saw: bound/reading times exp(-1.64 spreads) of what t used, not the deepest half
+    assertThat(limits.get(2)).isBetween(Math.round(4000 * 0.6), Math.round(4000 * 10 / 12.0));
+    // the same cut on a fresh memory
+    Memory fresh = new Memory();
+    assertThat(run(fresh, t, 12, 12, 12).get(2)).isEqualTo(limits.get(2));
+  }
+
+  @Test
   void verdictsFollowTheBoundWithAHysteresisBand() {
     assertThat(new Objective("r", 10, 12, null).verdict()).isEqualTo(Verdict.VIOLATED);
     assertThat(new Objective("r", 10, 10, null).verdict()).isEqualTo(Verdict.MET);
