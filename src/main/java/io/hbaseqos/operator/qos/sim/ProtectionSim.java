@@ -15,19 +15,29 @@ import java.util.Random;
  * tenant T whose ops follow its limit ({@code y_T = min(D_T, k L)}); U's p99 grows with the
  * server's utilisation ρ: {@code mm1} is {@code p0 / (1 - ρ)}, {@code knee} is flat then steep
  * ({@code p0 (1 + (ρ/0.85)^12)}), each with lognormal noise; a limit takes effect one period after
- * it is written with probability {@code --lag}. The oracle is the highest static limit of T under
- * which U meets its objective in at least 90% of periods (swept on the same seeds).
+ * it is written with probability {@code --lag}. {@code --drift S} adds the machine's drift, which moves
+ * U's latency whatever T does: a lognormal factor whose log is an AR(1) of spread S and correlation
+ * {@code --drift-correlation} (0.9) from one period to the next. The oracle is the highest static
+ * limit of T under which U meets its objective in at least 90% of periods (swept on the same seeds,
+ * drift included).
  *
  * <p>Prints one JSON line per run: settle period, share of periods in violation (after settling
  * and in all), T's throughput against the oracle's, and the number of limit changes after settling.
  * {@code --plant mm1|knee --capacity C --demand-u D --demand-t D --p0 MS --factor F --noise S
- * --k K --lag P --periods N --seeds N [--seed N] [--drop-at N] [--trace]}.
+ * --k K --lag P --periods N --seeds N [--seed N] [--drop-at N] [--drift S [--drift-correlation R]] [--trace]}.
  */
 public final class ProtectionSim {
   private ProtectionSim() {}
 
   public record Plant(String shape, double capacity, double demandU, double demandT, double p0, double noise,
-      double k, double lag, int dropAt) {
+      double k, double lag, int dropAt, double drift, double driftCorrelation) {
+    /** A plant whose readings have no drift, only the independent noise of each period. */
+    public Plant(String shape, double capacity, double demandU, double demandT, double p0, double noise, double k,
+        double lag, int dropAt) {
+      this(shape, capacity, demandU, demandT, p0, noise, k, lag, dropAt, 0, 0);
+    }
+
+
     double p99(double rho) {
       rho = Math.min(0.995, rho);
       return shape.equals("knee") ? p0 * (1 + Math.pow(rho / 0.85, 12)) : p0 / (1 - rho);
@@ -35,6 +45,25 @@ public final class ProtectionSim {
 
     double demandT(int period) {
       return dropAt > 0 && period >= dropAt ? demandT / 3 : demandT;
+    }
+
+    /**
+     * The machine's drift in log terms, period by period: an AR(1) of stationary spread {@code drift} and
+     * correlation {@code driftCorrelation} from one period to the next, the same for the policy and the
+     * oracle (its own stream of the seed); all zeros without drift.
+     */
+    double[] drift(int periods, long seed) {
+      double[] d = new double[periods];
+      if (drift > 0) {
+        Random rnd = new Random(seed ^ 0x5DEECE66DL);
+        double innovation = drift * Math.sqrt(1 - driftCorrelation * driftCorrelation);
+        double x = drift * rnd.nextGaussian();
+        for (int p = 0; p < periods; p++) {
+          d[p] = x;
+          x = driftCorrelation * x + innovation * rnd.nextGaussian();
+        }
+      }
+      return d;
     }
 
     /** T's ops and U's p99 (noiseless) at T's limit. */
@@ -57,6 +86,7 @@ public final class ProtectionSim {
       boolean trace) {
     double bound = factor * plant.p0();
     double oracle = oracleLimit(plant, bound, floor, ceiling, periods, seed);
+    double[] drift = plant.drift(periods, seed);
     Random rnd = new Random(seed);
     ProtectionLaw.Memory memory = new ProtectionLaw.Memory();
     long limit = ceiling;
@@ -67,7 +97,7 @@ public final class ProtectionSim {
     long[] limits = new long[periods];
     for (int p = 0; p < periods; p++) {
       double[] y = plant.at(inForce, p);
-      double p99 = y[1] * Math.exp(plant.noise() * rnd.nextGaussian());
+      double p99 = y[1] * Math.exp(drift[p] + plant.noise() * rnd.nextGaussian());
       tOps[p] = y[0];
       violated[p] = p99 > bound;
       ProtectionLaw.Decision d = ProtectionLaw.step(
@@ -132,11 +162,12 @@ public final class ProtectionSim {
   /** The highest static limit under which U meets the objective in at least 90% of periods, same noise. */
   static double oracleLimit(Plant plant, double bound, long floor, long ceiling, int periods, long seed) {
     double best = floor;
+    double[] drift = plant.drift(periods, seed);
     for (double l = floor; l <= ceiling; l *= 1.02) {
       Random rnd = new Random(seed);
       int ok = 0;
       for (int p = 0; p < periods; p++) {
-        ok += plant.at(l, p)[1] * Math.exp(plant.noise() * rnd.nextGaussian()) <= bound ? 1 : 0;
+        ok += plant.at(l, p)[1] * Math.exp(drift[p] + plant.noise() * rnd.nextGaussian()) <= bound ? 1 : 0;
       }
       if (ok >= 0.9 * periods) {
         best = l;
@@ -165,7 +196,7 @@ public final class ProtectionSim {
     }
     Plant plant = new Plant(o.getOrDefault("plant", "mm1"), d(o, "capacity", 7300), d(o, "demand-u", 1500),
         d(o, "demand-t", 6000), d(o, "p0", 0.8), d(o, "noise", 0.1), d(o, "k", 1), d(o, "lag", 0.3),
-        (int) d(o, "drop-at", 0));
+        (int) d(o, "drop-at", 0), d(o, "drift", 0), d(o, "drift-correlation", 0.9));
     int seeds = (int) d(o, "seeds", 30);
     long seed0 = (long) d(o, "seed", 1);
     int periods = (int) d(o, "periods", 60);

@@ -24,6 +24,21 @@ class ProtectionSimTest {
   }
 
   @Test
+  void theMachinesDriftHasTheSpreadAndCorrelationAskedForAndNoneByDefault() {
+    double[] d = new Plant("mm1", 7300, 1500, 6000, 0.8, 0.1, 1, 0.3, 0, 0.3, 0.9).drift(20_000, 7);
+    double mean = java.util.Arrays.stream(d).average().orElseThrow();
+    double var = 0;
+    double cov = 0;
+    for (int i = 0; i < d.length; i++) {
+      var += (d[i] - mean) * (d[i] - mean);
+      cov += i == 0 ? 0 : (d[i] - mean) * (d[i - 1] - mean);
+    }
+    assertThat(Math.sqrt(var / d.length)).isBetween(0.27, 0.33);
+    assertThat(cov / var).isBetween(0.87, 0.93);
+    assertThat(new Plant("mm1", 7300, 1500, 6000, 0.8, 0.1, 1, 0.3, 0).drift(100, 7)).containsOnly(0.0);
+  }
+
+  @Test
   void withSteadyReadingsMostRunsSettleWithinTenPeriodsMeetTheObjectiveAndKeepTheBatchTenantsThroughput() {
     assertThat(share(runs("mm1", 0.1, 3))).isGreaterThanOrEqualTo(0.8);
     assertThat(share(runs("knee", 0.1, 2))).isGreaterThanOrEqualTo(0.6);
