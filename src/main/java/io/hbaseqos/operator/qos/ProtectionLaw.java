@@ -170,10 +170,8 @@ public final class ProtectionLaw {
     /** Per sheddable tenant: how many times a give-back past a forgotten roof ended in a squeeze (backs off). */
     private final Map<String, Integer> failedProbes = new HashMap<>();
     private final Map<String, Boolean> probing = new HashMap<>();
-    /** Per protected tenant: the limits below it in the last period. */
-    private final Map<String, List<Long>> below = new HashMap<>();
-    /** Per protected tenant: the sheddable tenants below it in the last period. */
-    private final Map<String, List<String>> belowIds = new HashMap<>();
+    /** Per protected tenant: the sheddable tenants below it in the last period and their limits. */
+    private final Map<String, Map<String, Long>> below = new HashMap<>();
     private final Map<String, Evidence> evidence = new HashMap<>();
     private final Map<String, Integer> idle = new HashMap<>();
 
@@ -405,19 +403,17 @@ public final class ProtectionLaw {
     Map<String, Double> raiseOf = new HashMap<>();
     List<String> changing = new ArrayList<>();
     for (Protected p : protecteds) {
-      List<Sheddable> under = sheddables.stream().filter(s -> s.priority() < p.priority() && !s.id().equals(p.id()))
-          .sorted(Comparator.comparing(Sheddable::id)).toList();
-      List<Long> now = under.stream().map(Sheddable::limit).toList();
-      List<String> ids = under.stream().map(Sheddable::id).toList();
-      List<Long> before = memory.below.put(p.id(), now);
-      List<String> idsBefore = memory.belowIds.put(p.id(), ids);
-      if (idsBefore != null && !idsBefore.equals(ids)) {
+      Map<String, Long> now = new HashMap<>();
+      sheddables.stream().filter(s -> s.priority() < p.priority() && !s.id().equals(p.id()))
+          .forEach(s -> now.put(s.id(), s.limit()));
+      Map<String, Long> before = memory.below.put(p.id(), now);
+      if (before != null && !before.keySet().equals(now.keySet())) {
         // other tenants below (or none before): what was measured says nothing of the limits of these, nor of
         // the spread at fixed limits (the ones it saw, a user's static throttles, may have moved unseen)
         memory.evidence.remove(p.id());
         memory.recentViolations.remove(p.id());
       }
-      boolean steady = before == null || before.equals(now) && ids.equals(idsBefore);
+      boolean steady = before == null || before.equals(now);
       Evidence e = memory.evidence(p.id());
       Verdict verdict = verdicts.get(p.id());
       boolean idle = verdict == Verdict.IDLE;

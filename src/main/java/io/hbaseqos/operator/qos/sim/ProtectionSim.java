@@ -37,7 +37,6 @@ public final class ProtectionSim {
       this(shape, capacity, demandU, demandT, p0, noise, k, lag, dropAt, 0, 0);
     }
 
-
     double p99(double rho) {
       rho = Math.min(0.995, rho);
       return shape.equals("knee") ? p0 * (1 + Math.pow(rho / 0.85, 12)) : p0 / (1 - rho);
@@ -85,8 +84,8 @@ public final class ProtectionSim {
   public static Result run(Plant plant, double factor, long floor, long ceiling, int periods, long seed,
       boolean trace) {
     double bound = factor * plant.p0();
-    double oracle = oracleLimit(plant, bound, floor, ceiling, periods, seed);
     double[] drift = plant.drift(periods, seed);
+    double oracle = oracleLimit(plant, bound, floor, ceiling, drift, seed);
     Random rnd = new Random(seed);
     ProtectionLaw.Memory memory = new ProtectionLaw.Memory();
     long limit = ceiling;
@@ -159,10 +158,10 @@ public final class ProtectionSim {
     return n;
   }
 
-  /** The highest static limit under which U meets the objective in at least 90% of periods, same noise. */
-  static double oracleLimit(Plant plant, double bound, long floor, long ceiling, int periods, long seed) {
+  /** The highest static limit under which U meets the objective in at least 90% of periods, same noise and drift. */
+  static double oracleLimit(Plant plant, double bound, long floor, long ceiling, double[] drift, long seed) {
+    int periods = drift.length;
     double best = floor;
-    double[] drift = plant.drift(periods, seed);
     for (double l = floor; l <= ceiling; l *= 1.02) {
       Random rnd = new Random(seed);
       int ok = 0;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.hbaseqos.operator.qos.sim.ProtectionSim.Plant;
 import io.hbaseqos.operator.qos.sim.ProtectionSim.Result;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -26,7 +27,7 @@ class ProtectionSimTest {
   @Test
   void theMachinesDriftHasTheSpreadAndCorrelationAskedForAndNoneByDefault() {
     double[] d = new Plant("mm1", 7300, 1500, 6000, 0.8, 0.1, 1, 0.3, 0, 0.3, 0.9).drift(20_000, 7);
-    double mean = java.util.Arrays.stream(d).average().orElseThrow();
+    double mean = Arrays.stream(d).average().orElseThrow();
     double var = 0;
     double cov = 0;
     for (int i = 0; i < d.length; i++) {
