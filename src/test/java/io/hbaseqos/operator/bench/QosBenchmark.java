@@ -22,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,11 +53,14 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Run: {@code bin/benchmark qos [--u-rate 400] [--u-threads 2] [--t-threads 32] [--window 10]
  * [--factor 2] [--periods 24] [--levels 0.5,0.35,0.25,0.18,0.12,0.08] [--level-periods 6]
- * [--sweep first|last|both] [--chart target/bench-qos.svg]}. The levels are fractions of T's
- * unthrottled ops/s. {@code --sweep last} runs the sweep after the policy, with T started under each
- * level's limit as it starts under the policy; {@code --sweep both} runs it before and after, and the
- * oracle is the highest limit that met the goal over both sweeps' periods pooled (the machine's drift
- * between minutes is sampled on both sides of the policy run).
+ * [--sweep first|last|both] [--chart target/bench-qos.svg] [--hbase-jvm "-Xmx768m -XX:+UseSerialGC"]}.
+ * The levels are fractions of T's unthrottled ops/s. {@code --sweep last} runs the sweep after the
+ * policy, with T started under each level's limit as it starts under the policy; {@code --sweep both}
+ * runs it before and after (the second from the lowest limit up, so each limit is read at two times
+ * since the start), and the oracle is the highest limit that met the goal over both sweeps' periods
+ * pooled (the machine's drift between minutes is sampled on both sides of the policy run). Every
+ * period is printed with the longest collector pause of the HBase JVM and of this one that fell in
+ * it, and the run ends with the pauses set against the periods U met and missed.
  */
 public final class QosBenchmark {
   static final double GOAL = 0.9;
@@ -89,8 +93,16 @@ public final class QosBenchmark {
     }
   }
 
-  /** One period: U's client-side p99 (ms) and the tenants' ops/s; the limit on T and its state where known. */
-  record Period(int n, double uP99, double uOps, double tOps, Long limit, String state, Double operatorMs) {}
+  /**
+   * One period: U's client-side p99 (ms) and the tenants' ops/s; the limit on T and its state where
+   * known; when it ran (epoch ms), to find the collector pauses that fell in it.
+   */
+  record Period(int n, double uP99, double uOps, double tOps, Long limit, String state, Double operatorMs,
+      long fromMillis, long toMillis) {}
+
+  /** The collector logs of the HBase JVM and of this one (bin/benchmark starts it with one). */
+  static Path hbaseGcLog;
+  static Path clientGcLog = Path.of("target/gc-benchmark.log");
 
   static void run(String[] args) throws Exception {
     Map<String, String> o = SyncBenchmark.options(args);
@@ -104,6 +116,10 @@ public final class QosBenchmark {
     Path chart = Path.of(o.getOrDefault("chart", "target/bench-qos.svg"));
 
     StandaloneHBase hbase = new StandaloneHBase(Files.createTempDirectory("bench-qos"), Map.of());
+    if (o.containsKey("hbase-jvm")) {
+      hbase.memory(Arrays.asList(o.get("hbase-jvm").trim().split("\\s+")));
+    }
+    hbaseGcLog = hbase.gcLog();
     hbase.start();
     KubernetesClient k8s = KubeApi.client();
     String ns = KubeApi.newNamespace("bench-qos");
@@ -117,11 +133,13 @@ public final class QosBenchmark {
           UNTHROTTLED + "req/sec"))).create();
       load.startBatch();
       load.measure(20); // warm up every path: caches, JIT, connections
-      List<Double> alone = alone(load, window, 6);
+      List<Period> alonePeriods = alone(load, window, 6);
+      List<Double> alone = alonePeriods.stream().map(Period::uP99).toList();
       double unloaded = median(alone);
       double bound = Math.round(unloaded * factor * 10) / 10.0;
       System.out.printf(Locale.ROOT, "# U alone: p99 per period %s ms, median %.2f; objective p99 <= %.1f ms "
           + "(%.1f x the unloaded p99)%n", fmt(alone), unloaded, bound, factor);
+      print(alonePeriods, bound);
 
       // U protected from here on: with no sheddable tenant below it until run 3 its objective is read every
       // period and moves nothing
@@ -154,14 +172,17 @@ public final class QosBenchmark {
       print(policy, bound);
       if (!sweepAt.equals("first")) {
         load.stopBatch();
-        sweeps.add(sweep("the oracle sweep, after the policy", k8s, ns, hbase, load, window, levels, levelPeriods,
-            tFree, bound, true));
+        // after a first sweep, from low to high: each limit is then read at another time since the start
+        sweeps.add(sweep("the oracle sweep, after the policy" + (both ? ", lowest limit first" : ""), k8s, ns, hbase,
+            load, window, both ? reversed(levels) : levels, levelPeriods, tFree, bound, true));
       }
       // the machine's own drift: U alone again, after everything (T stopped), against the same objective
-      List<Double> aloneAfter = alone(load, window, 4);
+      List<Period> aloneAfterPeriods = alone(load, window, 4);
+      List<Double> aloneAfter = aloneAfterPeriods.stream().map(Period::uP99).toList();
       System.out.printf(Locale.ROOT, "%n# U alone again, after the runs: p99 per period %s ms (%.0f%% within the "
           + "objective)%n", fmt(aloneAfter), aloneAfter.stream().filter(x -> x <= bound).count() * 100.0
           / aloneAfter.size());
+      print(aloneAfterPeriods, bound);
       Map<Long, List<Period>> pooled = pool(sweeps);
       if (sweeps.size() > 1) {
         System.out.println("\n## the sweeps pooled");
@@ -192,6 +213,10 @@ public final class QosBenchmark {
           "Latency protection: U's p99 objective %.1f ms, T sheddable (oracle %d req/s)", bound, oracle), policy,
           bound, oracle));
       System.out.println("\nchart: " + chart);
+      List<Period> judged = new ArrayList<>(policy);
+      sweeps.forEach(sw -> sw.values().forEach(judged::addAll));
+      System.out.println("\n# collector pauses in the sweeps' and the policy's periods");
+      printPauses(judged, bound);
     } finally {
       KubeApi.cleanUp(Set.of(ns));
       hbase.close();
@@ -224,22 +249,25 @@ public final class QosBenchmark {
   }
 
   static void printLevels(Map<Long, List<Period>> levels, double bound) {
-    System.out.println("| T limit (req/s) | T ops/s | U p99 per period (ms) | periods met |");
-    System.out.println("|---|---|---|---|");
-    levels.forEach((limit, ps) -> System.out.printf(Locale.ROOT, "| %d | %.0f | %s | %.0f%% |%n", limit,
+    System.out.println("| T limit (req/s) | T ops/s | U p99 per period (ms) | periods met | longest HBase GC pause "
+        + "per period (ms) |");
+    System.out.println("|---|---|---|---|---|");
+    levels.forEach((limit, ps) -> System.out.printf(Locale.ROOT, "| %d | %.0f | %s | %.0f%% | %s |%n", limit,
         ps.stream().mapToDouble(Period::tOps).average().orElse(0), fmt(ps.stream().map(Period::uP99).toList()),
-        met(ps, bound) * 100));
+        met(ps, bound) * 100, String.join(" ", ps.stream().map(p -> gc(hbaseGcLog, p)).toList())));
   }
 
-  /** U's p99 over {@code n} periods with T stopped. */
-  static List<Double> alone(LatencyTenants load, int window, int n) throws Exception {
+  /** {@code n} periods of U with T stopped. */
+  static List<Period> alone(LatencyTenants load, int window, int n) throws Exception {
     load.stopBatch();
     load.measure(5);
-    List<Double> p99s = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      p99s.add(load.measure(window).uMs(99));
-    }
-    return p99s;
+    return periods(load, window, n, null);
+  }
+
+  static <T> List<T> reversed(List<T> xs) {
+    List<T> r = new ArrayList<>(xs);
+    Collections.reverse(r);
+    return r;
   }
 
   /**
@@ -298,12 +326,13 @@ public final class QosBenchmark {
     List<Period> out = new ArrayList<>();
     for (int i = 1; i <= n; i++) {
       LatencyTenants.Sample s = load.measure(window);
+      long to = System.currentTimeMillis();
       QosStatus t = tenants == null ? null : qos(tenants.apply("t"));
       QosStatus u = tenants == null ? null : qos(tenants.apply("u"));
       Double seen = u == null || u.getObjectives() == null || u.getObjectives().isEmpty() ? null
           : u.getObjectives().get(0).getObservedMillis();
       out.add(new Period(i, s.uMs(99), s.uOps(), s.tOps(), t == null ? null : t.getLimit(),
-          t == null ? null : t.getState(), seen));
+          t == null ? null : t.getState(), seen, to - Math.round(s.seconds() * 1000), to));
     }
     return out;
   }
@@ -313,13 +342,48 @@ public final class QosBenchmark {
   }
 
   static void print(List<Period> ps, double bound) {
-    System.out.println("| period | U p99 ms (client) | met | U ops/s | T ops/s | T limit | T state | U p99 the operator read |");
-    System.out.println("|---|---|---|---|---|---|---|---|");
+    System.out.println("| period | U p99 ms (client) | met | U ops/s | T ops/s | T limit | T state | U p99 the operator "
+        + "read | longest GC pause ms, HBase / client |");
+    System.out.println("|---|---|---|---|---|---|---|---|---|");
     for (Period p : ps) {
-      System.out.printf(Locale.ROOT, "| %d | %.2f | %s | %.0f | %.0f | %s | %s | %s |%n", p.n(), p.uP99(),
+      System.out.printf(Locale.ROOT, "| %d | %.2f | %s | %.0f | %.0f | %s | %s | %s | %s / %s |%n", p.n(), p.uP99(),
           p.uP99() <= bound ? "yes" : "no", p.uOps(), p.tOps(), p.limit() == null ? "-" : p.limit(),
           p.state() == null ? "-" : p.state(), p.operatorMs() == null ? "-" : String.format(Locale.ROOT, "%.2f",
-              p.operatorMs()));
+              p.operatorMs()), gc(hbaseGcLog, p), gc(clientGcLog, p));
+    }
+  }
+
+  /** The longest collector pause of the JVM logging to {@code log} in period {@code p} ("-": no log). */
+  static String gc(Path log, Period p) {
+    return log == null || !Files.isReadable(log) ? "-" : GcPauses.read(log).within(p.fromMillis(), p.toMillis())
+        .toString();
+  }
+
+  /**
+   * Whether the periods U missed are the ones with long collector pauses: for each JVM, the median of
+   * the longest pause per period, over the periods met and over the periods missed.
+   */
+  static void printPauses(List<Period> ps, double bound) {
+    System.out.println("\n| JVM | pauses in the run | longest | median longest pause per period, U met / missed "
+        + "(periods) |");
+    System.out.println("|---|---|---|---|");
+    for (String jvm : List.of("HBase", "client")) {
+      Path log = jvm.equals("HBase") ? hbaseGcLog : clientGcLog;
+      if (log == null || !Files.isReadable(log)) {
+        continue;
+      }
+      GcPauses gc = GcPauses.read(log);
+      long from = ps.stream().mapToLong(Period::fromMillis).min().orElse(0);
+      long to = ps.stream().mapToLong(Period::toMillis).max().orElse(0);
+      GcPauses.Within all = gc.within(from, to);
+      List<Double> met = ps.stream().filter(p -> p.uP99() <= bound)
+          .map(p -> gc.within(p.fromMillis(), p.toMillis()).longestMillis()).toList();
+      List<Double> missed = ps.stream().filter(p -> p.uP99() > bound)
+          .map(p -> gc.within(p.fromMillis(), p.toMillis()).longestMillis()).toList();
+      System.out.printf(Locale.ROOT, "| %s | %d, %.0f ms in all | %.0f ms | %s (%d) / %s (%d) |%n", jvm,
+          all.count(), all.totalMillis(), all.longestMillis(), met.isEmpty() ? "-" : String.format(Locale.ROOT,
+              "%.0f ms", median(met)), met.size(), missed.isEmpty() ? "-" : String.format(Locale.ROOT, "%.0f ms",
+              median(missed)), missed.size());
     }
   }
 

@@ -47,6 +47,7 @@ public final class StandaloneHBase implements AutoCloseable {
   private final int rsPort = freePort();
   private final int rsInfoPort = freePort();
   private final Map<String, String> extraSite;
+  private List<String> memory = List.of("-Xmx768m", "-XX:+UseSerialGC");
   private final String version;
   private Process process;
   private Connection connection;
@@ -60,6 +61,20 @@ public final class StandaloneHBase implements AutoCloseable {
     this.dir = dir;
     this.extraSite = extraSite;
     this.version = version;
+  }
+
+  /**
+   * Heap and collector flags of the server JVM in place of {@code -Xmx768m -XX:+UseSerialGC}; before
+   * {@link #start()}.
+   */
+  public StandaloneHBase memory(List<String> flags) {
+    this.memory = List.copyOf(flags);
+    return this;
+  }
+
+  /** The server JVM's collector log: one line per pause, stamped with the wall clock in ms. */
+  public Path gcLog() {
+    return dir.resolve("logs/gc.log");
   }
 
   /** The HBase shared by every test of this JVM, started on first use. */
@@ -80,8 +95,9 @@ public final class StandaloneHBase implements AutoCloseable {
     try {
       writeSite();
       String cp = dir.resolve("conf") + ":" + classpath(version);
-      List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "-Xmx768m", "-XX:+UseSerialGC", "-Dhbase.log.dir=" + dir.resolve("logs")));
+      List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+      cmd.addAll(memory);
+      cmd.addAll(List.of("-Xlog:gc:file=" + gcLog() + ":timemillis", "-Dhbase.log.dir=" + dir.resolve("logs")));
       cmd.addAll(JDK17_FLAGS);
       cmd.addAll(List.of("-cp", cp, "org.apache.hadoop.hbase.master.HMaster", "start"));
       Files.createDirectories(dir.resolve("logs"));
