@@ -51,7 +51,8 @@ import java.util.concurrent.TimeUnit;
  * the remaining periods. Prints the table and the policy's trajectory, writes an SVG chart;
  * asserts nothing.
  *
- * <p>Run: {@code bin/benchmark qos [--u-rate 400] [--u-threads 2] [--t-threads 32] [--window 10]
+ * <p>Run: {@code bin/benchmark qos [--u-rate 400] [--u-threads 2] [--t-threads 32]
+ * [--client-loops per-tenant|shared] [--window 10]
  * [--factor 2] [--periods 24] [--levels 0.5,0.35,0.25,0.18,0.12,0.08] [--level-periods 6]
  * [--sweep first|last|both] [--chart target/bench-qos.svg] [--hbase-jvm "-Xmx768m -XX:+UseSerialGC"]}.
  * The levels are fractions of T's unthrottled ops/s. {@code --sweep last} runs the sweep after the
@@ -77,18 +78,24 @@ public final class QosBenchmark {
    * U and T as both latency benchmarks run them ({@code --u-rate 400 --u-threads 2 --t-threads 32}): U
    * reads at its own pace, T as fast as its threads can, on a table of 5000 rows.
    */
-  record Tenants(double uRate, int uThreads, int tThreads) {
+  record Tenants(double uRate, int uThreads, int tThreads, boolean ownClientLoops) {
     static Tenants of(Map<String, String> o) {
+      String loops = o.getOrDefault("client-loops", "per-tenant");
+      if (!List.of("per-tenant", "shared").contains(loops)) {
+        throw new IllegalArgumentException("--client-loops is per-tenant or shared, not " + loops);
+      }
       return new Tenants(Double.parseDouble(o.getOrDefault("u-rate", "400")),
-          Integer.parseInt(o.getOrDefault("u-threads", "2")), Integer.parseInt(o.getOrDefault("t-threads", "32")));
+          Integer.parseInt(o.getOrDefault("u-threads", "2")), Integer.parseInt(o.getOrDefault("t-threads", "32")),
+          loops.equals("per-tenant"));
     }
 
     /** Loads the table, starts U and prints who runs how, per window of {@code window} seconds. */
     LatencyTenants start(StandaloneHBase hbase, int window) throws Exception {
       LatencyTenants load = LatencyTenants.start(hbase.clientConfiguration(), "qos_usertable", 5000, "qos-u",
-          uThreads, uRate, "qos-t", tThreads);
+          uThreads, uRate, "qos-t", tThreads, ownClientLoops);
       System.out.printf(Locale.ROOT, "# U: %d threads at %.0f reads/s together; T: %d threads as fast as they can; "
-          + "periods of %d s%n", uThreads, uRate, tThreads, window);
+          + "client event loops %s; periods of %d s%n", uThreads, uRate, tThreads,
+          ownClientLoops ? "per tenant" : "shared by U and T", window);
       return load;
     }
   }

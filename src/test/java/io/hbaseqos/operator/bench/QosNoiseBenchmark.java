@@ -27,12 +27,14 @@ import org.apache.hadoop.hbase.quotas.ThrottleType;
  * started under it, then run unthrottled and cut to it while running (as the policy cuts it), each
  * for a few windows; U alone before and after. Per window it prints U's p99 and p50, both tenants'
  * ops/s and what the RegionServer saw (calls/s, throttled calls/s, young-GC milliseconds per
- * second), so windows at identical server load can be compared. Asserts nothing. The
+ * second), so windows at identical server load can be compared. With {@code --restarts N} it instead
+ * starts and stops T {@code N} times under the first limit, nothing else changing, to show what a
+ * new connection of T alone does to U. Asserts nothing. The
  * RegionServer's /jmx counters move only every few seconds (a 5 s window read zeros): keep windows
  * of 10 s or more.
  *
- * <p>Run: {@code bin/benchmark qos-noise [--window 30] [--limits 6000,300] [--windows 3] [--u-rate 400]
- * [--u-threads 2] [--t-threads 32]}.
+ * <p>Run: {@code bin/benchmark qos-noise [--window 30] [--limits 6000,300] [--windows 3] [--restarts 0]
+ * [--u-rate 400] [--u-threads 2] [--t-threads 32] [--client-loops per-tenant|shared]}.
  */
 public final class QosNoiseBenchmark {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -53,6 +55,7 @@ public final class QosNoiseBenchmark {
     int windows = Integer.parseInt(o.getOrDefault("windows", "3"));
     List<Long> limits = Arrays.stream(o.getOrDefault("limits", "6000,300").split(",")).filter(s -> !s.isBlank())
         .map(Long::parseLong).toList();
+    int restarts = Integer.parseInt(o.getOrDefault("restarts", "0"));
 
     StandaloneHBase hbase = new StandaloneHBase(Files.createTempDirectory("bench-qos-noise"), Map.of());
     hbase.start();
@@ -64,7 +67,15 @@ public final class QosNoiseBenchmark {
       System.out.println("|---|---|---|---|---|---|---|---|");
       Thread.sleep(10_000); // warm up
       probe.measure("U alone", windows);
-      for (long limit : limits) {
+      for (int i = 1; i <= restarts; i++) {
+        if (i == 1) {
+          limit(hbase, load.tUser, limits.get(0));
+        }
+        load.startBatch();
+        probe.measure("T restarted under " + limits.get(0) + ", start " + i, windows);
+        load.stopBatch();
+      }
+      for (long limit : restarts > 0 ? List.<Long>of() : limits) {
         limit(hbase, load.tUser, limit);
         load.startBatch();
         probe.measure("T started under " + limit, windows);

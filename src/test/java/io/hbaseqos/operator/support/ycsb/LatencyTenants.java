@@ -4,6 +4,7 @@ import java.util.Locale;
 import java.util.Properties;
 import org.HdrHistogram.Histogram;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.ipc.NettyRpcClientConfigHelper;
 
 /**
  * The reference benchmark's other question at small scale: a real-time tenant U reading at its own
@@ -46,13 +47,21 @@ public final class LatencyTenants implements AutoCloseable {
   /**
    * Loads {@code table} with {@code records} rows (once) and starts U: {@code uThreads} threads
    * issuing {@code uOpsPerSecond} together. T waits for {@link #startBatch()}.
+   *
+   * @param ownClientLoops each tenant's connection gets its own client event loops, as two
+   *     applications in two processes have; otherwise both share this JVM's default group, and
+   *     whether U's channel lands on T's loop changes with every connection T opens
    */
   public static LatencyTenants start(Configuration conf, String table, int records, String uUser, int uThreads,
-      double uOpsPerSecond, String tUser, int tThreads) throws Exception {
+      double uOpsPerSecond, String tUser, int tThreads, boolean ownClientLoops) throws Exception {
     Properties workload = TenantLoad.readWorkload(table, records);
     TenantLoad.load(conf, "loader", workload);
-    TenantLoad u = TenantLoad.start(conf, uUser, workload, uThreads, uOpsPerSecond);
-    return new LatencyTenants(uUser, tUser, conf, workload, tThreads, u);
+    Configuration tenants = new Configuration(conf);
+    if (ownClientLoops) {
+      NettyRpcClientConfigHelper.createEventLoopPerClient(tenants);
+    }
+    TenantLoad u = TenantLoad.start(tenants, uUser, workload, uThreads, uOpsPerSecond);
+    return new LatencyTenants(uUser, tUser, tenants, workload, tThreads, u);
   }
 
   /** Starts T's threads (reading as fast as they can). */
