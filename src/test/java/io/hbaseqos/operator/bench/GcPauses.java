@@ -5,7 +5,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -23,11 +22,6 @@ record GcPauses(List<Pause> pauses) {
   /** The pauses in a period: how many, their sum and the longest, in ms. */
   record Within(int count, double totalMillis, double longestMillis) {
     static final Within NONE = new Within(0, 0, 0);
-
-    @Override
-    public String toString() {
-      return String.format(Locale.ROOT, "%.0f", longestMillis);
-    }
   }
 
   /** The pauses logged so far (none when the log does not exist). */

@@ -31,6 +31,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * Latency protection on a real standalone HBase 2.6.4 with YCSB's core read workload: U, a
@@ -259,9 +260,10 @@ public final class QosBenchmark {
     System.out.println("| T limit (req/s) | T ops/s | U p99 per period (ms) | periods met | longest HBase GC pause "
         + "per period (ms) |");
     System.out.println("|---|---|---|---|---|");
+    Function<Period, String> hbaseGc = longestPause(hbaseGcLog);
     levels.forEach((limit, ps) -> System.out.printf(Locale.ROOT, "| %d | %.0f | %s | %.0f%% | %s |%n", limit,
         ps.stream().mapToDouble(Period::tOps).average().orElse(0), fmt(ps.stream().map(Period::uP99).toList()),
-        met(ps, bound) * 100, String.join(" ", ps.stream().map(p -> gc(hbaseGcLog, p)).toList())));
+        met(ps, bound) * 100, String.join(" ", ps.stream().map(hbaseGc).toList())));
   }
 
   /** {@code n} periods of U with T stopped. */
@@ -352,18 +354,23 @@ public final class QosBenchmark {
     System.out.println("| period | U p99 ms (client) | met | U ops/s | T ops/s | T limit | T state | U p99 the operator "
         + "read | longest GC pause ms, HBase / client |");
     System.out.println("|---|---|---|---|---|---|---|---|---|");
+    Function<Period, String> hbaseGc = longestPause(hbaseGcLog);
+    Function<Period, String> clientGc = longestPause(clientGcLog);
     for (Period p : ps) {
       System.out.printf(Locale.ROOT, "| %d | %.2f | %s | %.0f | %.0f | %s | %s | %s | %s / %s |%n", p.n(), p.uP99(),
           p.uP99() <= bound ? "yes" : "no", p.uOps(), p.tOps(), p.limit() == null ? "-" : p.limit(),
           p.state() == null ? "-" : p.state(), p.operatorMs() == null ? "-" : String.format(Locale.ROOT, "%.2f",
-              p.operatorMs()), gc(hbaseGcLog, p), gc(clientGcLog, p));
+              p.operatorMs()), hbaseGc.apply(p), clientGc.apply(p));
     }
   }
 
-  /** The longest collector pause of the JVM logging to {@code log} in period {@code p} ("-": no log). */
-  static String gc(Path log, Period p) {
-    return log == null || !Files.isReadable(log) ? "-" : GcPauses.read(log).within(p.fromMillis(), p.toMillis())
-        .toString();
+  /** A period's longest collector pause (ms) of the JVM logging to {@code log}, read once ("-": no log). */
+  static Function<Period, String> longestPause(Path log) {
+    if (log == null || !Files.isReadable(log)) {
+      return p -> "-";
+    }
+    GcPauses gc = GcPauses.read(log);
+    return p -> String.format(Locale.ROOT, "%.0f", gc.within(p.fromMillis(), p.toMillis()).longestMillis());
   }
 
   /**

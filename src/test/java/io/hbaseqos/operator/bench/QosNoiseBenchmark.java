@@ -67,10 +67,10 @@ public final class QosNoiseBenchmark {
       System.out.println("|---|---|---|---|---|---|---|---|");
       Thread.sleep(10_000); // warm up
       probe.measure("U alone", windows);
+      if (restarts > 0) {
+        limit(hbase, load.tUser, limits.get(0));
+      }
       for (int i = 1; i <= restarts; i++) {
-        if (i == 1) {
-          limit(hbase, load.tUser, limits.get(0));
-        }
         load.startBatch();
         probe.measure("T restarted under " + limits.get(0) + ", start " + i, windows);
         load.stopBatch();
