@@ -12,11 +12,16 @@
 #   hack/node.sh status  which daemons run
 #
 # State lives in $HBQ_NODE_DIR (default /var/tmp/hbq-node), removed by `down`; containerd's image
-# store is kept in the cache ($HBQ_CACHE/node/containerd) so images are imported once.
+# store is kept in the cache ($HBQ_CACHE/node/containerd) so images are imported once. What the
+# machine was before the first `up` (sysctls, iptables rules) is kept beside it, in
+# $HBQ_NODE_DIR.host, until `down` has put it back. `down` goes through every step even when one
+# fails, and `up` over the state of a node that is not running (a `down` that could not finish, a
+# crash) first takes that state down: every `up` that starts etcd starts a new, empty cluster.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 CACHE="${HBQ_CACHE:-$HOME/.cache/hbase-qos-operator}"
 RUN="${HBQ_NODE_DIR:-/var/tmp/hbq-node}"
+HOST="$RUN.host"
 PKI="$RUN/pki"
 LOGS="$RUN/logs"
 SOCK="$RUN/containerd/containerd.sock"
@@ -98,13 +103,15 @@ EOF
 }
 
 record_host() { # what `down` restores: sysctls and iptables rules as they were before the first `up`
-  [ -f "$RUN/sysctls.before" ] && return 0
+  [ -f "$HOST/done" ] && return 0
+  mkdir -p "$HOST"
   local k
   for k in $SYSCTLS; do
     [ -e "/proc/sys/${k//.//}" ] && echo "$k=$(cat "/proc/sys/${k//.//}")"
-  done > "$RUN/sysctls.before"
-  iptables-save > "$RUN/iptables.before"
-  ip6tables-save > "$RUN/ip6tables.before" 2>/dev/null || true
+  done > "$HOST/sysctls.before"
+  iptables-save > "$HOST/iptables.before"
+  ip6tables-save > "$HOST/ip6tables.before" 2>/dev/null || true
+  touch "$HOST/done"
 }
 
 containerd_up() {
@@ -260,6 +267,12 @@ up() {
   need_packages containerd containerd runc runc iptables iptables conntrack conntrack openssl openssl \
     /usr/lib/cni/bridge containernetworking-plugins
   local bin; bin=$(bash "$root/hack/k8s-binaries.sh" core sched node | tail -1)
+  if [ -d "$RUN" ] && ! running etcd; then
+    # a node that is not running left its state (a `down` that could not finish, a crash): its
+    # etcd would bring back its objects, its IP allocations and its pods into the new node
+    log "the state in $RUN is of a node that is not running: taking it down first"
+    ( down ) || [ ! -d "$RUN" ] || die "could not clear the state of the earlier node in $RUN"
+  fi
   mkdir -p "$RUN" "$LOGS"
   record_host
   sysctl -qw net.ipv4.ip_forward=1
@@ -285,24 +298,35 @@ stop_daemon() { # $1 name
   rm -f "$RUN/$1.pid"
 }
 
-restore_rules() { # $1 iptables|ip6tables, $2 nft family: the rules as `up` found them
-  local cmd="$1" family="$2" before="$RUN/$1.before" t
+restore_rules() { # $1 iptables|ip6tables, $2 nft family: the rules as `up` found them; fails if it could not
+  local cmd="$1" family="$2" before="$HOST/$1.before" t ok=0
   [ -f "$before" ] || return 0
   for t in filter nat mangle raw; do
     "$cmd" -t "$t" -S >/dev/null 2>&1 || continue
-    "$cmd" -t "$t" -F; "$cmd" -t "$t" -X
+    "$cmd" -t "$t" -F || ok=1
+    "$cmd" -t "$t" -X || ok=1
     # a table the machine did not have before goes away (iptables-nft makes them on first use)
     if ! grep -qx "\*$t" "$before" && command -v nft >/dev/null; then
       nft delete table "$family" "$t" 2>/dev/null || true
     fi
   done
-  [ -s "$before" ] && "$cmd-restore" < "$before"
-  return 0
+  if [ -s "$before" ]; then "$cmd-restore" < "$before" || ok=1; fi
+  return $ok
+}
+
+node_mounts() { # mount points under the node's directories, deepest first
+  awk -v r="$RUN/" -v c="$CACHE/node/" 'index($2 "/", r) == 1 || index($2 "/", c) == 1 {print $2}' /proc/mounts \
+    | sort -r
 }
 
 down() {
-  [ -d "$RUN" ] || { log "no node in $RUN"; return 0; }
-  local name
+  # every step runs even when one before it failed; what failed is said, and makes the exit code 1
+  set +e
+  local failed=0 name
+  if [ ! -d "$RUN" ]; then
+    [ -d "$HOST" ] || { log "no node in $RUN"; return 0; }
+    log "no node in $RUN; restoring the machine as $HOST recorded it"
+  fi
   for name in kube-proxy kubelet coredns; do stop_daemon "$name"; done
   # the containers: their shims belong to this containerd (its socket is on their command line)
   if running containerd; then
@@ -315,7 +339,7 @@ down() {
   for name in containerd kube-scheduler kube-controller-manager kube-apiserver etcd; do stop_daemon "$name"; done
   # mounts under the node's directories (volumes, rootfs, shm) and the pods' network namespaces
   local m
-  for m in $(awk -v r="$RUN" -v c="$CACHE/node" 'index($2, r) == 1 || index($2, c) == 1 {print $2}' /proc/mounts | sort -r); do
+  for m in $(node_mounts); do
     umount -l "$m" 2>/dev/null || true
   done
   for m in $(awk '$2 ~ "^/(var/)?run/netns/cni-" {print $2}' /proc/mounts); do
@@ -327,13 +351,23 @@ down() {
   for d in /sys/fs/cgroup/*/kubepods; do
     [ -d "$d" ] && find "$d" -depth -type d -exec rmdir {} \; 2>/dev/null || true
   done
-  restore_rules iptables ip
-  restore_rules ip6tables ip6
-  if [ -f "$RUN/sysctls.before" ]; then
-    while IFS= read -r kv; do sysctl -qw "$kv" 2>/dev/null || log "could not restore $kv"; done < "$RUN/sysctls.before"
+  local restored=0
+  restore_rules iptables ip || { log "could not restore the iptables rules of $HOST/iptables.before"; restored=1; }
+  restore_rules ip6tables ip6 || { log "could not restore the ip6tables rules of $HOST/ip6tables.before"; restored=1; }
+  if [ -f "$HOST/sysctls.before" ]; then
+    while IFS= read -r kv; do
+      sysctl -qw "$kv" 2>/dev/null || { log "could not restore $kv"; restored=1; }
+    done < "$HOST/sysctls.before"
   fi
-  rm -rf "$RUN"
-  log "node stopped, machine restored"
+  # the record goes only once the machine is as it was: a later `down` can try again
+  if [ $restored = 0 ]; then rm -rf "$HOST"; else failed=1; fi
+  if ! rm -rf "$RUN" 2>/dev/null; then
+    for m in $(node_mounts); do umount -l "$m" 2>/dev/null; done
+    sleep 1
+    rm -rf "$RUN" || { log "could not remove $RUN; mounted under it: $(node_mounts | tr '\n' ' ')"; failed=1; }
+  fi
+  if [ $failed = 0 ]; then log "node stopped, machine restored"; else log "node stopped, with the failures above"; fi
+  return $failed
 }
 
 status() {
