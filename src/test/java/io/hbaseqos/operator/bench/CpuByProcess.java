@@ -35,10 +35,7 @@ final class CpuByProcess {
           if (role == null) {
             return;
           }
-          String stat = Files.readString(p.resolve("stat"));
-          String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-          double secs = (Long.parseLong(f[11]) + Long.parseLong(f[12])) / TICKS; // utime, stime
-          out.merge(role, secs, Double::sum);
+          out.merge(role, cpuSeconds(p), Double::sum);
         } catch (IOException | RuntimeException e) {
           // the process ended between the listing and the read
         }
@@ -47,6 +44,16 @@ final class CpuByProcess {
       return out;
     }
     return out;
+  }
+
+  /**
+   * CPU seconds (user + system) so far of the process or thread whose /proc directory is {@code dir}
+   * ({@code /proc/<pid>} or {@code /proc/<pid>/task/<tid>}).
+   */
+  static double cpuSeconds(Path dir) throws IOException {
+    String stat = Files.readString(dir.resolve("stat"));
+    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" "); // the name may hold spaces
+    return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / TICKS; // utime, stime
   }
 
   static String delta(Map<String, Double> before, Map<String, Double> after) {

@@ -36,7 +36,8 @@ import java.util.function.Function;
 /**
  * Latency protection on a real standalone HBase 2.6.4 with YCSB's core read workload: U, a
  * real-time tenant reading at a steady pace, and T, a batch tenant reading as fast as its threads
- * can. U's objective is its measured unloaded p99 times {@code --factor}. Three runs:
+ * can. U's objective is its measured unloaded p99 times {@code --factor}, or a fixed
+ * {@code --objective-ms} (the same objective across runs, whatever the machine's minute). Three runs:
  * <ol>
  *   <li>no policy: T unthrottled;</li>
  *   <li>the oracle: static REQUEST_NUMBER limits on T (T's TenantQuota's throttle), swept from
@@ -53,8 +54,8 @@ import java.util.function.Function;
  * asserts nothing.
  *
  * <p>Run: {@code bin/benchmark qos [--u-rate 400] [--u-threads 2] [--t-threads 32]
- * [--client-loops per-tenant|shared] [--window 10]
- * [--factor 2] [--periods 24] [--levels 0.5,0.35,0.25,0.18,0.12,0.08] [--level-periods 6]
+ * [--client-loops per-tenant|shared] [--placement apart|any] [--window 10]
+ * [--factor 2 | --objective-ms 2.3] [--periods 24] [--levels 0.5,0.35,0.25,0.18,0.12,0.08] [--level-periods 6]
  * [--sweep first|last|both] [--chart target/bench-qos.svg] [--hbase-jvm "-Xmx768m -XX:+UseSerialGC"]}.
  * The levels are fractions of T's unthrottled ops/s. {@code --sweep last} runs the sweep after the
  * policy, with T started under each level's limit as it starts under the policy; {@code --sweep both}
@@ -63,6 +64,13 @@ import java.util.function.Function;
  * pooled (the machine's drift between minutes is sampled on both sides of the policy run). Every
  * period is printed with the longest collector pause of the HBase JVM and of this one that fell in
  * it, and the run ends with the pauses set against the periods U met and missed.
+ *
+ * <p>The RegionServer serves each connection on one of its Netty event loops, taken in turn as
+ * connections arrive, and T gets a new connection at each start. When T's lands on U's loop, U's
+ * latency rises at any limit on T: a throttle rejects T's calls after the loop has carried them. With
+ * {@code --placement apart} (the default) T is started again until its connection is served on
+ * another loop, so the sweep's limits and the policy are judged on the same footing; {@code any}
+ * keeps the draw. Every period prints the loops T and U were served on (from the loops' CPU).
  */
 public final class QosBenchmark {
   static final double GOAL = 0.9;
@@ -106,17 +114,31 @@ public final class QosBenchmark {
    * known; when it ran (epoch ms), to find the collector pauses that fell in it.
    */
   record Period(int n, double uP99, double uOps, double tOps, Long limit, String state, Double operatorMs,
-      long fromMillis, long toMillis) {}
+      long fromMillis, long toMillis, Map<Integer, Double> loops) {
+    /** Where T's and U's connections were served in this period (null: T stopped, or no reading). */
+    ServerLoops.Placement placement() {
+      return tOps <= 0 ? null : ServerLoops.place(alone, loops);
+    }
+  }
 
   /** The collector logs of the HBase JVM and of this one (bin/benchmark starts it with one). */
   static Path hbaseGcLog;
   static Path clientGcLog = Path.of("target/gc-benchmark.log");
+  /** The RegionServer's event loops, and their CPU per second with U alone (empty: not read yet). */
+  static ServerLoops loops = new ServerLoops(-1);
+  static Map<Integer, Double> alone = Map.of();
+  /** Whether T is started again, on a new connection, until it is served on a loop other than U's. */
+  static boolean apart = true;
 
   static void run(String[] args) throws Exception {
     Map<String, String> o = SyncBenchmark.options(args);
     Tenants tenants = Tenants.of(o);
     int window = Integer.parseInt(o.getOrDefault("window", "10"));
     double factor = Double.parseDouble(o.getOrDefault("factor", "2"));
+    Double objective = o.containsKey("objective-ms") ? Double.valueOf(o.get("objective-ms")) : null;
+    if (objective != null && o.containsKey("factor")) {
+      throw new IllegalArgumentException("--factor and --objective-ms are two ways to set one objective: give one");
+    }
     int periods = Integer.parseInt(o.getOrDefault("periods", "24"));
     int levelPeriods = Integer.parseInt(o.getOrDefault("level-periods", "6"));
     List<Double> levels = Arrays.stream(o.getOrDefault("levels", "0.5,0.35,0.25,0.18,0.12,0.08").split(","))
@@ -129,6 +151,12 @@ public final class QosBenchmark {
     }
     hbaseGcLog = hbase.gcLog();
     hbase.start();
+    loops = new ServerLoops(hbase.pid());
+    String placement = o.getOrDefault("placement", "apart");
+    if (!List.of("apart", "any").contains(placement)) {
+      throw new IllegalArgumentException("--placement is apart or any, not " + placement);
+    }
+    apart = placement.equals("apart");
     KubernetesClient k8s = KubeApi.client();
     String ns = KubeApi.newNamespace("bench-qos");
     try (OperatorHarness operator = new OperatorHarness(k8s);
@@ -142,12 +170,18 @@ public final class QosBenchmark {
       load.startBatch();
       load.measure(20); // warm up every path: caches, JIT, connections
       List<Period> alonePeriods = alone(load, window, 6);
-      List<Double> alone = alonePeriods.stream().map(Period::uP99).toList();
-      double unloaded = median(alone);
-      double bound = Math.round(unloaded * factor * 10) / 10.0;
+      List<Double> aloneP99 = alonePeriods.stream().map(Period::uP99).toList();
+      double unloaded = median(aloneP99);
+      double bound = objective != null ? objective : Math.round(unloaded * factor * 10) / 10.0;
       System.out.printf(Locale.ROOT, "# U alone: p99 per period %s ms, median %.2f; objective p99 <= %.1f ms "
-          + "(%.1f x the unloaded p99)%n", fmt(alone), unloaded, bound, factor);
+          + "(%s)%n", fmt(aloneP99), unloaded, bound, objective != null ? String.format(Locale.ROOT,
+              "--objective-ms; %.1f x the unloaded p99", bound / unloaded)
+              : String.format(Locale.ROOT, "%.1f x the unloaded p99", factor));
       print(alonePeriods, bound);
+      alone = meanLoops(alonePeriods);
+      System.out.printf(Locale.ROOT, "# the RegionServer's event loops with U alone, CPU s/s: %s; T's connection %s%n",
+          alone, apart ? "is opened again until it is served on a loop other than U's (--placement apart)"
+              : "stays on whichever loop it draws (--placement any)");
 
       // U protected from here on: with no sheddable tenant below it until run 3 its objective is read every
       // period and moves nothing
@@ -159,7 +193,7 @@ public final class QosBenchmark {
       System.out.printf(Locale.ROOT, "# U protected (p99 <= %.1f ms, from Prometheus: %s)%n", bound, query);
 
       System.out.println("\n## run 1: no policy");
-      load.startBatch();
+      startT(load);
       load.measure(5);
       List<Period> free = periods(load, window, periods / 2, null);
       double tFree = free.stream().mapToDouble(Period::tOps).average().orElse(0);
@@ -210,15 +244,26 @@ public final class QosBenchmark {
       System.out.println("|---|---|---|---|---|");
       System.out.printf(Locale.ROOT, "| no policy | none | %.0f%% | %.0f | %s |%n", met(free, bound) * 100, tFree,
           ratio(tFree, oracleT));
-      System.out.printf(Locale.ROOT, "| best static limit (sweep) | %s | %.0f%% | %.0f | 1.00 |%n",
-          oracle == 0 ? "none met the goal" : oracle + " req/s", oracleMet * 100, oracleT);
+      if (oracle == 0) {
+        // no limit reached the goal: name the ones that came nearest, so the policy can be set beside them
+        double top = pooled.values().stream().mapToDouble(ps -> met(ps, bound)).max().orElse(0);
+        pooled.forEach((limit, ps) -> {
+          if (top > 0 && met(ps, bound) == top) {
+            System.out.printf(Locale.ROOT, "| nearest static limit (sweep) | %d req/s | %.0f%% | %.0f | - |%n", limit,
+                top * 100, ps.stream().mapToDouble(Period::tOps).average().orElse(0));
+          }
+        });
+      }
+      System.out.printf(Locale.ROOT, "| best static limit (sweep) | %s | %.0f%% | %.0f | %s |%n",
+          oracle == 0 ? "none met the goal" : oracle + " req/s", oracleMet * 100, oracleT, oracle == 0 ? "-" : "1.00");
       System.out.printf(Locale.ROOT, "| policy, %s | %s | %.0f%% | %.0f | %s |%n", settle >= 0
           ? String.format(Locale.ROOT, "settled at period %d of %d", settle + 1, policy.size())
           : String.format(Locale.ROOT, "never settled (>= 90%%): periods %d..%d", from + 1, policy.size()),
           limits(after), met(after, bound) * 100, policyT, ratio(policyT, oracleT));
       Files.createDirectories(chart.toAbsolutePath().getParent());
       Files.writeString(chart, QosChart.svg(String.format(Locale.ROOT,
-          "Latency protection: U's p99 objective %.1f ms, T sheddable (oracle %d req/s)", bound, oracle), policy,
+          "Latency protection: U's p99 objective %.1f ms, T sheddable (%s)", bound, oracle == 0
+              ? "no static limit met the goal" : "oracle " + oracle + " req/s"), policy,
           bound, oracle));
       System.out.println("\nchart: " + chart);
       List<Period> judged = new ArrayList<>(policy);
@@ -258,12 +303,41 @@ public final class QosBenchmark {
 
   static void printLevels(Map<Long, List<Period>> levels, double bound) {
     System.out.println("| T limit (req/s) | T ops/s | U p99 per period (ms) | periods met | longest HBase GC pause "
-        + "per period (ms) |");
-    System.out.println("|---|---|---|---|---|");
+        + "per period (ms) | periods T on U's server loop |");
+    System.out.println("|---|---|---|---|---|---|");
     Function<Period, String> hbaseGc = longestPause(hbaseGcLog);
-    levels.forEach((limit, ps) -> System.out.printf(Locale.ROOT, "| %d | %.0f | %s | %.0f%% | %s |%n", limit,
+    levels.forEach((limit, ps) -> System.out.printf(Locale.ROOT, "| %d | %.0f | %s | %.0f%% | %s | %s |%n", limit,
         ps.stream().mapToDouble(Period::tOps).average().orElse(0), fmt(ps.stream().map(Period::uP99).toList()),
-        met(ps, bound) * 100, String.join(" ", ps.stream().map(hbaseGc).toList())));
+        met(ps, bound) * 100, String.join(" ", ps.stream().map(hbaseGc).toList()), shared(ps)));
+  }
+
+  /**
+   * Starts T. With {@link #apart}, while T's connection is served on U's loop (read over 5 s), T is
+   * stopped and started again: a new connection takes the RegionServer's next loop. Prints where T
+   * landed at each start.
+   */
+  static void startT(LatencyTenants load) throws Exception {
+    for (int start = 1; ; start++) {
+      load.startBatch();
+      Map<Integer, Double> before = loops.cpu();
+      long t0 = System.nanoTime();
+      Thread.sleep(5000);
+      ServerLoops.Placement p = ServerLoops.place(alone, ServerLoops.rate(before, loops.cpu(),
+          (System.nanoTime() - t0) / 1e9));
+      System.out.println("# T started (" + start + "): " + (p == null ? "its loop not read" : p));
+      if (!apart || p == null || !p.shared() || start >= 2 * Math.max(1, alone.size())) {
+        return;
+      }
+      load.stopBatch();
+    }
+  }
+
+  /** Each loop's mean CPU per second over {@code ps}. */
+  static Map<Integer, Double> meanLoops(List<Period> ps) {
+    Map<Integer, Double> sum = new TreeMap<>();
+    ps.forEach(p -> p.loops().forEach((k, v) -> sum.merge(k, v / ps.size(), Double::sum)));
+    sum.replaceAll((k, v) -> Math.round(v * 1000) / 1000.0);
+    return sum;
   }
 
   /** {@code n} periods of U with T stopped. */
@@ -302,7 +376,7 @@ public final class QosBenchmark {
           .pollInterval(200, TimeUnit.MILLISECONDS)
           .until(() -> Long.valueOf(limit).equals(QuotaTableRaw.userLimit(hbase, load.tUser, "req_num")));
       Thread.sleep(6000); // RegionServers reload quotas on change (2.6.3+)
-      load.startBatch();
+      startT(load);
       sweep.computeIfAbsent(limit, k -> new ArrayList<>()).addAll(periods(load, window, levelPeriods, null));
     }
     printLevels(sweep, bound);
@@ -321,7 +395,7 @@ public final class QosBenchmark {
     System.out.printf(Locale.ROOT, "# T sheddable below U, floor %d, ceiling %d req/s; T starts now%n", floor,
         ceiling);
     Thread.sleep(3000);
-    load.startBatch();
+    startT(load);
     return periods(load, window, periods, name -> k8s.resources(TenantQuota.class).inNamespace(ns).withName(name)
         .get());
   }
@@ -334,14 +408,16 @@ public final class QosBenchmark {
       java.util.function.Function<String, TenantQuota> tenants) throws Exception {
     List<Period> out = new ArrayList<>();
     for (int i = 1; i <= n; i++) {
+      Map<Integer, Double> cpu0 = loops.cpu();
       LatencyTenants.Sample s = load.measure(window);
+      Map<Integer, Double> loopRates = ServerLoops.rate(cpu0, loops.cpu(), s.seconds());
       long to = System.currentTimeMillis();
       QosStatus t = tenants == null ? null : qos(tenants.apply("t"));
       QosStatus u = tenants == null ? null : qos(tenants.apply("u"));
       Double seen = u == null || u.getObjectives() == null || u.getObjectives().isEmpty() ? null
           : u.getObjectives().get(0).getObservedMillis();
       out.add(new Period(i, s.uMs(99), s.uOps(), s.tOps(), t == null ? null : t.getLimit(),
-          t == null ? null : t.getState(), seen, to - Math.round(s.seconds() * 1000), to));
+          t == null ? null : t.getState(), seen, to - Math.round(s.seconds() * 1000), to, loopRates));
     }
     return out;
   }
@@ -352,16 +428,22 @@ public final class QosBenchmark {
 
   static void print(List<Period> ps, double bound) {
     System.out.println("| period | U p99 ms (client) | met | U ops/s | T ops/s | T limit | T state | U p99 the operator "
-        + "read | longest GC pause ms, HBase / client |");
-    System.out.println("|---|---|---|---|---|---|---|---|---|");
+        + "read | longest GC pause ms, HBase / client | server loops |");
+    System.out.println("|---|---|---|---|---|---|---|---|---|---|");
     Function<Period, String> hbaseGc = longestPause(hbaseGcLog);
     Function<Period, String> clientGc = longestPause(clientGcLog);
     for (Period p : ps) {
-      System.out.printf(Locale.ROOT, "| %d | %.2f | %s | %.0f | %.0f | %s | %s | %s | %s / %s |%n", p.n(), p.uP99(),
+      System.out.printf(Locale.ROOT, "| %d | %.2f | %s | %.0f | %.0f | %s | %s | %s | %s / %s | %s |%n", p.n(), p.uP99(),
           p.uP99() <= bound ? "yes" : "no", p.uOps(), p.tOps(), p.limit() == null ? "-" : p.limit(),
           p.state() == null ? "-" : p.state(), p.operatorMs() == null ? "-" : String.format(Locale.ROOT, "%.2f",
-              p.operatorMs()), hbaseGc.apply(p), clientGc.apply(p));
+              p.operatorMs()), hbaseGc.apply(p), clientGc.apply(p), java.util.Objects.toString(p.placement(), "-"));
     }
+  }
+
+  /** How many of {@code ps} had T on U's loop, of those read. */
+  static String shared(List<Period> ps) {
+    List<ServerLoops.Placement> read = ps.stream().map(Period::placement).filter(java.util.Objects::nonNull).toList();
+    return read.isEmpty() ? "-" : read.stream().filter(ServerLoops.Placement::shared).count() + " of " + read.size();
   }
 
   /** A period's longest collector pause (ms) of the JVM logging to {@code log}, read once ("-": no log). */

@@ -69,23 +69,24 @@ public final class QosNoiseBenchmark {
       probe.measure("U alone", windows);
       if (restarts > 0) {
         limit(hbase, load.tUser, limits.get(0));
-      }
-      for (int i = 1; i <= restarts; i++) {
-        load.startBatch();
-        probe.measure("T restarted under " + limits.get(0) + ", start " + i, windows);
-        load.stopBatch();
-      }
-      for (long limit : restarts > 0 ? List.<Long>of() : limits) {
-        limit(hbase, load.tUser, limit);
-        load.startBatch();
-        probe.measure("T started under " + limit, windows);
-        load.stopBatch();
-        limit(hbase, load.tUser, 0);
-        load.startBatch();
-        probe.measure("T unthrottled", 1);
-        limit(hbase, load.tUser, limit);
-        probe.measure("T cut to " + limit + " while running", windows);
-        load.stopBatch();
+        for (int i = 1; i <= restarts; i++) {
+          load.startBatch();
+          probe.measure("T restarted under " + limits.get(0) + ", start " + i, windows);
+          load.stopBatch();
+        }
+      } else {
+        for (long limit : limits) {
+          limit(hbase, load.tUser, limit);
+          load.startBatch();
+          probe.measure("T started under " + limit, windows);
+          load.stopBatch();
+          limit(hbase, load.tUser, 0);
+          load.startBatch();
+          probe.measure("T unthrottled", 1);
+          limit(hbase, load.tUser, limit);
+          probe.measure("T cut to " + limit + " while running", windows);
+          load.stopBatch();
+        }
       }
       probe.measure("U alone again", windows);
     } finally {

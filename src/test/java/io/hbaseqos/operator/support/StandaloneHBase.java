@@ -72,6 +72,11 @@ public final class StandaloneHBase implements AutoCloseable {
     return this;
   }
 
+  /** The server JVM's process id (-1 when it is not running). */
+  public synchronized long pid() {
+    return process == null || !process.isAlive() ? -1 : process.pid();
+  }
+
   /** The server JVM's collector log: one line per pause, stamped with the wall clock in ms. */
   public Path gcLog() {
     return dir.resolve("logs/gc.log");
