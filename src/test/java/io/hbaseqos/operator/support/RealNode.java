@@ -5,8 +5,12 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,10 +20,17 @@ import java.util.Map;
  * tokens, containerd, the kubelet, kube-proxy, CoreDNS), started on first use and stopped, with
  * the machine restored, by {@link #down} (a test class's last step) or when the JVM exits. Its pods are real containers, from the images
  * hack/images.sh builds and loads into its containerd.
+ *
+ * <p>A machine has room for one such node (its directory, ports, bridge and iptables rules are the
+ * machine's), so a test run holds a lock on it from start to {@link #down}: a second run on the
+ * same machine waits for the first to be done with it instead of installing into its cluster.
  */
 public final class RealNode {
+  private static final Duration LOCK_WAIT = Duration.ofMinutes(30);
   private static Path kubeconfig;
   private static KubernetesClient client;
+  private static FileChannel lockFile;
+  private static FileLock lock;
 
   private RealNode() {}
 
@@ -29,8 +40,10 @@ public final class RealNode {
       if (!"0".equals(run(List.of("id", "-u")).output().trim())) {
         throw new IllegalStateException("the real-node tests need root: containerd, the kubelet and iptables");
       }
+      acquire();
       Kubectl.Result up = run(List.of("bash", script("node.sh"), "up"));
       if (up.exit() != 0) {
+        release();
         throw new IllegalStateException("hack/node.sh up failed:\n" + up.output());
       }
       String[] lines = up.output().trim().split("\n");
@@ -126,6 +139,48 @@ public final class RealNode {
     if (r.exit() != 0) {
       System.err.println("hack/node.sh down failed:\n" + r.output());
     }
+    release();
+  }
+
+  /** The machine's node lock (beside hack/node.sh's directory), waited for up to {@link #LOCK_WAIT}. */
+  private static void acquire() {
+    Path path = Path.of(System.getenv().getOrDefault("HBQ_NODE_DIR", "/var/tmp/hbq-node") + ".lock");
+    try {
+      lockFile = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+      long deadline = System.nanoTime() + LOCK_WAIT.toNanos();
+      boolean said = false;
+      while ((lock = lockFile.tryLock()) == null) {
+        if (System.nanoTime() > deadline) {
+          lockFile.close();
+          throw new IllegalStateException("another run held the real node (" + path + ") for " + LOCK_WAIT);
+        }
+        if (!said) {
+          System.err.println("the real node is in use by another run on this machine (" + path + "): waiting");
+          said = true;
+        }
+        Thread.sleep(2000);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void release() {
+    try {
+      if (lock != null) {
+        lock.release();
+      }
+      if (lockFile != null) {
+        lockFile.close();
+      }
+    } catch (IOException e) {
+      System.err.println("could not release the real node's lock: " + e);
+    }
+    lock = null;
+    lockFile = null;
   }
 
   private static String script(String name) {
