@@ -299,24 +299,30 @@ stop_daemon() { # $1 name
 }
 
 restore_rules() { # $1 iptables|ip6tables, $2 nft family: the rules as `up` found them; fails if it could not
-  local cmd="$1" family="$2" before="$HOST/$1.before" t ok=0
+  local cmd="$1" family="$2" before="$HOST/$1.before" t rc=0
   [ -f "$before" ] || return 0
   for t in filter nat mangle raw; do
     "$cmd" -t "$t" -S >/dev/null 2>&1 || continue
-    "$cmd" -t "$t" -F || ok=1
-    "$cmd" -t "$t" -X || ok=1
+    "$cmd" -t "$t" -F || rc=1
+    "$cmd" -t "$t" -X || rc=1
     # a table the machine did not have before goes away (iptables-nft makes them on first use)
     if ! grep -qx "\*$t" "$before" && command -v nft >/dev/null; then
       nft delete table "$family" "$t" 2>/dev/null || true
     fi
   done
-  if [ -s "$before" ]; then "$cmd-restore" < "$before" || ok=1; fi
-  return $ok
+  if [ -s "$before" ]; then "$cmd-restore" < "$before" || rc=1; fi
+  return $rc
 }
 
 node_mounts() { # mount points under the node's directories, deepest first
   awk -v r="$RUN/" -v c="$CACHE/node/" 'index($2 "/", r) == 1 || index($2 "/", c) == 1 {print $2}' /proc/mounts \
     | sort -r
+}
+
+unmount_node() { # the mounts under the node's directories (volumes, rootfs, shm), detached
+  local m
+  for m in $(node_mounts); do umount -l "$m" 2>/dev/null; done
+  return 0
 }
 
 down() {
@@ -337,11 +343,9 @@ down() {
   fi
   pkill -9 -f -- "-address $SOCK" 2>/dev/null || true
   for name in containerd kube-scheduler kube-controller-manager kube-apiserver etcd; do stop_daemon "$name"; done
-  # mounts under the node's directories (volumes, rootfs, shm) and the pods' network namespaces
+  # mounts under the node's directories and the pods' network namespaces
+  unmount_node
   local m
-  for m in $(node_mounts); do
-    umount -l "$m" 2>/dev/null || true
-  done
   for m in $(awk '$2 ~ "^/(var/)?run/netns/cni-" {print $2}' /proc/mounts); do
     umount "$m" 2>/dev/null || true; rm -f "$m"
   done
@@ -362,7 +366,7 @@ down() {
   # the record goes only once the machine is as it was: a later `down` can try again
   if [ $restored = 0 ]; then rm -rf "$HOST"; else failed=1; fi
   if ! rm -rf "$RUN" 2>/dev/null; then
-    for m in $(node_mounts); do umount -l "$m" 2>/dev/null; done
+    unmount_node
     sleep 1
     rm -rf "$RUN" || { log "could not remove $RUN; mounted under it: $(node_mounts | tr '\n' ' ')"; failed=1; }
   fi

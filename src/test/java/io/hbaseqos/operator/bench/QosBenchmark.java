@@ -174,9 +174,8 @@ public final class QosBenchmark {
       double unloaded = median(aloneP99);
       double bound = objective != null ? objective : Math.round(unloaded * factor * 10) / 10.0;
       System.out.printf(Locale.ROOT, "# U alone: p99 per period %s ms, median %.2f; objective p99 <= %.1f ms "
-          + "(%s)%n", fmt(aloneP99), unloaded, bound, objective != null ? String.format(Locale.ROOT,
-              "--objective-ms; %.1f x the unloaded p99", bound / unloaded)
-              : String.format(Locale.ROOT, "%.1f x the unloaded p99", factor));
+          + "(%s; %.1f x the unloaded p99)%n", fmt(aloneP99), unloaded, bound,
+          objective != null ? "--objective-ms" : "--factor " + factor, bound / unloaded);
       print(alonePeriods, bound);
       alone = meanLoops(alonePeriods);
       System.out.printf(Locale.ROOT, "# the RegionServer's event loops with U alone, CPU s/s: %s; T's connection %s%n",

@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -29,8 +28,8 @@ public final class RealNode {
   private static final Duration LOCK_WAIT = Duration.ofMinutes(30);
   private static Path kubeconfig;
   private static KubernetesClient client;
+  /** Open while this run holds the node's lock; closing it releases the lock. */
   private static FileChannel lockFile;
-  private static FileLock lock;
 
   private RealNode() {}
 
@@ -149,9 +148,9 @@ public final class RealNode {
       lockFile = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
       long deadline = System.nanoTime() + LOCK_WAIT.toNanos();
       boolean said = false;
-      while ((lock = lockFile.tryLock()) == null) {
+      while (lockFile.tryLock() == null) {
         if (System.nanoTime() > deadline) {
-          lockFile.close();
+          release();
           throw new IllegalStateException("another run held the real node (" + path + ") for " + LOCK_WAIT);
         }
         if (!said) {
@@ -170,16 +169,12 @@ public final class RealNode {
 
   private static void release() {
     try {
-      if (lock != null) {
-        lock.release();
-      }
       if (lockFile != null) {
         lockFile.close();
       }
     } catch (IOException e) {
       System.err.println("could not release the real node's lock: " + e);
     }
-    lock = null;
     lockFile = null;
   }
 
