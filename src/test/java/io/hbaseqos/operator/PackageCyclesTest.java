@@ -75,4 +75,31 @@ class PackageCyclesTest {
     assertThat(g.get("cluster")).doesNotContain("ownership", "sync");
     assertThat(g.get("ownership")).doesNotContain("cluster", "hbase", "sync");
   }
+
+  @Test
+  void theTenantsLimitIsDecidedWithoutKubernetesOrHBaseCode() throws IOException {
+    Path limit = Path.of("src/main/java/io/hbaseqos/operator/limit");
+    try (Stream<Path> files = Files.list(limit)) {
+      List<Path> sources = files.filter(p -> p.toString().endsWith(".java")).toList();
+      assertThat(sources).isNotEmpty();
+      for (Path f : sources) {
+        assertThat(Files.readString(f)).as(f.toString())
+            .doesNotContain("io.fabric8.", "io.javaoperatorsdk.", "org.apache.hadoop.", "io.hbaseqos.operator.api.TenantQuota;");
+      }
+    }
+    assertThat(graph().get("limit")).doesNotContain("reconciler", "sync", "ownership", "topology", "app");
+  }
+
+  /** README's "What is where" names every package of the main sources, as {@code `name/`}. */
+  @Test
+  void theReadmeNamesEveryPackage() throws IOException {
+    Path src = Path.of("src/main/java/io/hbaseqos/operator");
+    String readme = Files.readString(Path.of("README.md"));
+    try (Stream<Path> dirs = Files.walk(src)) {
+      List<String> packages = dirs.filter(Files::isDirectory).filter(d -> !d.equals(src))
+          .map(d -> src.relativize(d).toString() + "/").toList();
+      assertThat(packages).contains("limit/", "gateway/", "calibration/sim/");
+      assertThat(packages).allSatisfy(p -> assertThat(readme).as("README names " + p).contains("| `" + p + "` |"));
+    }
+  }
 }

@@ -2,24 +2,24 @@ package io.hbaseqos.operator.app;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hbaseqos.operator.calibration.CalibrationLoops;
-import io.hbaseqos.operator.qos.ProtectionLoops;
 import io.hbaseqos.operator.cluster.ClusterConnections;
+import io.hbaseqos.operator.hbase.BackendFactory;
+import io.hbaseqos.operator.limit.TenantLimits;
+import io.hbaseqos.operator.metrics.OperatorMetrics;
 import io.hbaseqos.operator.ownership.Ownership;
 import io.hbaseqos.operator.ownership.RetainedSubjects;
+import io.hbaseqos.operator.reconciler.EventRecorder;
 import io.hbaseqos.operator.reconciler.Triggers;
 import io.hbaseqos.operator.sync.QuotaSync;
 import io.hbaseqos.operator.sync.Resync;
-import io.hbaseqos.operator.hbase.BackendFactory;
-import io.hbaseqos.operator.metrics.OperatorMetrics;
-import io.hbaseqos.operator.reconciler.EventRecorder;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
 import io.javaoperatorsdk.operator.api.monitoring.Metrics;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
-import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
-import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
@@ -120,8 +120,8 @@ public class OperatorBeans {
   }
 
   @Produces
-  ProtectionLoops protectionLoops(OperatorCore core) {
-    return core.protection;
+  TenantLimits tenantLimits(OperatorCore core) {
+    return core.limits;
   }
 
   @Produces

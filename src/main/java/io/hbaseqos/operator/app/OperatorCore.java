@@ -2,12 +2,13 @@ package io.hbaseqos.operator.app;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hbaseqos.operator.calibration.CalibrationLoops;
-import io.hbaseqos.operator.qos.ProtectionLoops;
 import io.hbaseqos.operator.cluster.ClusterConnections;
 import io.hbaseqos.operator.hbase.BackendFactory;
+import io.hbaseqos.operator.limit.TenantLimits;
 import io.hbaseqos.operator.metrics.OperatorMetrics;
 import io.hbaseqos.operator.ownership.Ownership;
 import io.hbaseqos.operator.ownership.RetainedSubjects;
+import io.hbaseqos.operator.qos.ProtectionLoops;
 import io.hbaseqos.operator.reconciler.ConfigMapRetainedSubjects;
 import io.hbaseqos.operator.reconciler.EventRecorder;
 import io.hbaseqos.operator.reconciler.HBaseClusterReconciler;
@@ -32,6 +33,8 @@ public final class OperatorCore implements AutoCloseable {
   public final Resync resync;
   public final CalibrationLoops loops;
   public final ProtectionLoops protection = new ProtectionLoops();
+  /** The tenant's limit from both loops, their memory kept per cluster and tenant. */
+  public final TenantLimits limits;
   private final EventRecorder events;
   private final OperatorMetrics metrics;
   private final Clock clock;
@@ -47,12 +50,12 @@ public final class OperatorCore implements AutoCloseable {
     this.retained = new ConfigMapRetainedSubjects(client);
     this.triggers = new Triggers(events, ownership);
     this.resync = new Resync(connections, ownership, sync, retained, metrics);
+    this.limits = new TenantLimits(loops, protection, TenantQuotaReconciler.peers(ownership));
     resync.bind(triggers);
   }
 
   public TenantQuotaReconciler tenantQuotaReconciler() {
-    return new TenantQuotaReconciler(connections, ownership, sync, retained, triggers, events, metrics, clock, loops,
-        protection);
+    return new TenantQuotaReconciler(connections, ownership, sync, retained, triggers, events, metrics, clock, limits);
   }
 
   public HBaseClusterReconciler hbaseClusterReconciler() {

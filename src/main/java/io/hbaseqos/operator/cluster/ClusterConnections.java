@@ -1,8 +1,11 @@
 package io.hbaseqos.operator.cluster;
 
+import io.hbaseqos.operator.api.ConnectionSpec;
 import io.hbaseqos.operator.api.HBaseCluster;
+import io.hbaseqos.operator.gateway.MetricsGateway;
 import io.hbaseqos.operator.hbase.BackendFactory;
 import io.hbaseqos.operator.metrics.OperatorMetrics;
+import io.hbaseqos.operator.metrics.PrometheusClient;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -21,6 +24,8 @@ public class ClusterConnections implements AutoCloseable {
   private final Clock clock;
   private final Duration callTimeout;
   private final Map<String, ClusterState> states = new ConcurrentHashMap<>();
+  private final Map<String, MetricsGateway> gateways = new ConcurrentHashMap<>();
+  private final PrometheusClient prometheus = new PrometheusClient();
 
   public ClusterConnections(BackendFactory factory, OperatorMetrics metrics, Clock clock, Duration callTimeout) {
     this.factory = factory;
@@ -37,20 +42,41 @@ public class ClusterConnections implements AutoCloseable {
     return key(hc.getMetadata().getNamespace(), hc.getMetadata().getName());
   }
 
-  /** The cluster's connection state, made on first use; follows a changed connection spec. */
+  /**
+   * The cluster's connection state, made on first use with its {@link MetricsGateway}; both follow
+   * a changed connection spec.
+   */
   public ClusterState stateFor(HBaseCluster hc) {
     String key = key(hc);
+    ConnectionSpec connection = hc.getSpec().getConnection();
     ClusterState state = states.computeIfAbsent(key, k -> {
-      ClusterState s = new ClusterState(k, hc.getSpec().getConnection(), factory, metrics, clock, callTimeout);
+      ClusterState s = new ClusterState(k, connection, factory, metrics, clock, callTimeout);
       metrics.clusterUp(k, s::isAvailable);
       return s;
     });
-    state.updateConnection(hc.getSpec().getConnection());
+    if (state.updateConnection(connection)) {
+      MetricsGateway old = gateways.remove(key);
+      if (old != null) {
+        old.close();
+      }
+    }
+    gateways.computeIfAbsent(key, k -> new MetricsGateway(factory.infoServers(connection), state::liveInfoServers,
+        prometheus));
     return state;
+  }
+
+  /** The cluster's metric reads (RegionServer info servers, Prometheus), made with its state. */
+  public MetricsGateway gatewayFor(HBaseCluster hc) {
+    stateFor(hc);
+    return gateways.get(key(hc));
   }
 
   public Optional<ClusterState> get(String key) {
     return Optional.ofNullable(states.get(key));
+  }
+
+  public Optional<MetricsGateway> gateway(String key) {
+    return Optional.ofNullable(gateways.get(key));
   }
 
   /** The cluster's identity (HBase's cluster id) once its connection has answered, else null. */
@@ -64,6 +90,10 @@ public class ClusterConnections implements AutoCloseable {
     if (state != null) {
       state.close();
     }
+    MetricsGateway gateway = gateways.remove(key);
+    if (gateway != null) {
+      gateway.close();
+    }
     metrics.forgetCluster(key);
   }
 
@@ -71,5 +101,7 @@ public class ClusterConnections implements AutoCloseable {
   public void close() {
     states.values().forEach(ClusterState::close);
     states.clear();
+    gateways.values().forEach(MetricsGateway::close);
+    gateways.clear();
   }
 }

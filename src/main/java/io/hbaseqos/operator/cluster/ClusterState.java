@@ -2,13 +2,9 @@ package io.hbaseqos.operator.cluster;
 
 import io.hbaseqos.operator.api.ConnectionSpec;
 import io.hbaseqos.operator.hbase.BackendFactory;
-import io.hbaseqos.operator.calibration.CounterReading;
 import io.hbaseqos.operator.hbase.ClusterInfo;
-import io.hbaseqos.operator.hbase.InfoServers;
 import io.hbaseqos.operator.hbase.MetricsUnavailableException;
 import io.hbaseqos.operator.hbase.QuotaBackend;
-import io.hbaseqos.operator.hbase.ServerSettings;
-import io.hbaseqos.operator.hbase.UsersMetrics;
 import io.hbaseqos.operator.metrics.OperatorMetrics;
 import io.hbaseqos.operator.quota.QuotaDiff;
 import io.hbaseqos.operator.quota.QuotaOp;
@@ -67,7 +63,6 @@ public class ClusterState {
 
   private volatile ConnectionSpec connection;
   private QuotaBackend backend;
-  private volatile InfoServers infoServers;
 
   private final Map<Subject, SubjectQuota> snapshot = new ConcurrentHashMap<>();
   private final Map<Subject, Long> lastWrite = new ConcurrentHashMap<>();
@@ -78,7 +73,6 @@ public class ClusterState {
   private final ReentrantLock[] rowLocks = new ReentrantLock[ROW_LOCKS];
   private volatile boolean loaded;
   private volatile ClusterInfo info;
-  private volatile Map<String, ServerSettings> serverSettings = Map.of();
   /** Null until the first bulk read. */
   private volatile Map<Subject, SpaceUsage> spaceUsage;
   private volatile Map<String, NamespaceState> namespaces;
@@ -303,25 +297,12 @@ public class ClusterState {
   }
 
   /**
-   * A user's counters on each live RegionServer, read from their info servers over HTTP (not an
-   * HBase call: its failure is the tenant's, never the cluster's).
-   *
-   * @param notBefore the reading must be taken at or after this moment (null: a recent shared one will do)
+   * The live RegionServers' info servers, for reading their metrics (see {@code MetricsGateway}):
+   * right after a start the resync may not have described the cluster yet, then one HBase call, once.
    */
-  public CounterReading userCounters(String user, Set<String> ops, Instant notBefore) throws IOException {
-    return infoServers().userCounters(liveInfoServers(), user, ops, notBefore);
-  }
-
-  /** Every user's metrics on every live RegionServer, read now (one request per server). */
-  public UsersMetrics allUserMetrics() throws IOException {
-    return infoServers().allUsers(liveInfoServers());
-  }
-
-  /** The live RegionServers' info servers, for reading their metrics. */
-  private Map<String, Map.Entry<String, Integer>> liveInfoServers() throws MetricsUnavailableException {
+  public Map<String, Map.Entry<String, Integer>> liveInfoServers() throws MetricsUnavailableException {
     ClusterInfo i = info;
     if (i == null) {
-      // right after a start the resync may not have described the cluster yet: one HBase call, once
       try {
         i = describe();
       } catch (IOException e) {
@@ -329,35 +310,6 @@ public class ClusterState {
       }
     }
     return i.infoServers();
-  }
-
-  /**
-   * Reads the quota properties of the live RegionServers from their info servers (HTTP, outside the
-   * HBase call pool), and keeps them for {@link #serverSettings()}.
-   */
-  public void readServerSettings() {
-    ClusterInfo i = info;
-    if (i != null) {
-      serverSettings = infoServers().quotaSettings(i.infoServers());
-    }
-  }
-
-  /** The quota properties of each live RegionServer, as last read. */
-  public Map<String, ServerSettings> serverSettings() {
-    return serverSettings;
-  }
-
-  private InfoServers infoServers() {
-    InfoServers s = infoServers;
-    if (s == null) {
-      synchronized (backendLock) {
-        if (infoServers == null) {
-          infoServers = factory.infoServers(connection);
-        }
-        s = infoServers;
-      }
-    }
-    return s;
   }
 
   /** The subject's settings in HBase, as of the snapshot. */
@@ -578,10 +530,6 @@ public class ClusterState {
       if (backend != null) {
         backend.close();
         backend = null;
-      }
-      if (infoServers != null) {
-        infoServers.close();
-        infoServers = null;
       }
     }
   }

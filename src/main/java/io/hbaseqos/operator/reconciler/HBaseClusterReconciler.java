@@ -1,43 +1,34 @@
 package io.hbaseqos.operator.reconciler;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.hbaseqos.operator.api.Conditions;
 import io.hbaseqos.operator.api.DesiredQuotas;
-import io.hbaseqos.operator.quota.RegionServerPolicy;
-import io.hbaseqos.operator.quota.RuntimeSetting;
-import java.io.IOException;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.hbaseqos.operator.api.HBaseCluster;
 import io.hbaseqos.operator.api.HBaseClusterStatus;
 import io.hbaseqos.operator.api.QuotaSettingsSpec;
+import io.hbaseqos.operator.api.TopologyStatus;
 import io.hbaseqos.operator.cluster.ClusterConnections;
-import io.hbaseqos.operator.ownership.Ownership;
-import io.hbaseqos.operator.sync.Resync;
 import io.hbaseqos.operator.cluster.ClusterState;
 import io.hbaseqos.operator.cluster.QuotaSettingsCheck;
 import io.hbaseqos.operator.cluster.RefreshPeriodCheck;
+import io.hbaseqos.operator.hbase.ClusterInfo;
 import io.hbaseqos.operator.hbase.ServerSettings;
-import io.hbaseqos.operator.api.TopologyStatus;
+import io.hbaseqos.operator.limit.Decision;
+import io.hbaseqos.operator.metrics.OperatorMetrics;
+import io.hbaseqos.operator.ownership.Ownership;
+import io.hbaseqos.operator.quota.Durations;
+import io.hbaseqos.operator.quota.RegionServerPolicy;
+import io.hbaseqos.operator.quota.RuntimeSetting;
+import io.hbaseqos.operator.sync.Resync;
 import io.hbaseqos.operator.topology.ClusterObjects;
 import io.hbaseqos.operator.topology.Layout;
 import io.hbaseqos.operator.topology.Memory;
 import io.hbaseqos.operator.topology.TopologyManager;
 import io.hbaseqos.operator.topology.TopologyPlanner;
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
-import io.javaoperatorsdk.operator.processing.event.ResourceID;
-import io.javaoperatorsdk.operator.processing.event.source.SecondaryToPrimaryMapper;
-import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
-import java.util.Map;
-import java.util.Objects;
-import java.util.Optional;
-import java.util.Set;
-import java.util.stream.Collectors;
-import io.hbaseqos.operator.hbase.ClusterInfo;
-import io.hbaseqos.operator.metrics.OperatorMetrics;
-import io.hbaseqos.operator.quota.Durations;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -45,15 +36,23 @@ import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.SecondaryToPrimaryMapper;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import jakarta.inject.Inject;
+import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
+import java.util.stream.Collectors;
 
 /**
  * Connects each HBaseCluster ({@link ClusterConnections}), schedules its {@link Resync} loop, runs
@@ -121,62 +120,57 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
 
   @Override
   public UpdateControl<HBaseCluster> reconcile(HBaseCluster hc, Context<HBaseCluster> context) {
-    HBaseClusterStatus written = Statuses.current(hc);
-    HBaseClusterStatus old = written == null ? new HBaseClusterStatus() : written;
-    HBaseClusterStatus st = Serialization.unmarshal(Serialization.asJson(old), HBaseClusterStatus.class);
-    Long gen = hc.getMetadata().getGeneration();
-    Instant now = clock.instant();
+    boolean written = Statuses.current(hc) != null;
+    StatusAggregator<HBaseClusterStatus> status = new StatusAggregator<>(hc, HBaseClusterStatus.class,
+        HBaseClusterStatus::new, events, clock.instant());
+    HBaseClusterStatus old = status.old;
+    HBaseClusterStatus st = status.st;
+    Long gen = status.gen;
 
     List<String> errors = validate(hc);
     if (errors.isEmpty() && hc.getSpec().getTopology() != null) {
       try {
         TopologyManager.Outcome topo = topology.reconcile(context.getClient(), hc);
         errors.addAll(topo.plan().errors());
-        reportTopology(hc, old, st, topo, gen, now);
+        reportTopology(hc, status, topo);
       } catch (IllegalArgumentException e) {
         errors.add("spec.topology: " + e.getMessage());
       }
     } else if (hc.getSpec() != null && hc.getSpec().getTopology() == null && old.getTopology() != null) {
       st.setTopology(null);
       for (String c : List.of(Conditions.BALANCED, Conditions.REGIONSERVERS_READY, Conditions.PAUSED)) {
-        Conditions.remove(st, c);
+        status.remove(c);
       }
     }
     if (!errors.isEmpty()) {
       String msg = String.join("; ", errors);
-      if (!"InvalidSpec".equals(Conditions.reason(old, Conditions.READY))) {
+      if (status.setNotingReason(Conditions.READY, false, "InvalidSpec", msg, Decision.Note.warning("InvalidSpec", msg))) {
         metrics.invalidResource("HBaseCluster");
-        events.warning(hc, "InvalidSpec", msg);
       }
-      Conditions.set(st, Conditions.READY, false, "InvalidSpec", msg, gen, now);
-      return finish(hc, context, old, st, gen);
+      return finish(context, status);
     }
     ClusterState state = connections.stateFor(hc);
     resync.schedule(hc);
     String key = state.id();
     if (!state.isAvailable()) {
-      if (!"Unreachable".equals(Conditions.reason(old, Conditions.REACHABLE))) {
-        events.warning(hc, "Unreachable", state.lastError() + ": " + state.lastErrorDetail());
-      }
-      Conditions.set(st, Conditions.REACHABLE, false, "Unreachable", state.lastError(), gen, now);
-      Conditions.set(st, Conditions.READY, false, "Unreachable", state.lastError(), gen, now);
-      return finish(hc, context, old, st, gen);
+      status.setNotingReason(Conditions.REACHABLE, false, "Unreachable", state.lastError(),
+          Decision.Note.warning("Unreachable", state.lastError() + ": " + state.lastErrorDetail()));
+      status.set(Conditions.READY, false, "Unreachable", state.lastError());
+      return finish(context, status);
     }
-    if (resync.report(key).isEmpty() && written != null && Objects.equals(old.getObservedGeneration(), gen)) {
+    if (resync.report(key).isEmpty() && written && Objects.equals(old.getObservedGeneration(), gen)) {
       // started (or connected) again and not resynced yet: nothing observed since the status was
       // written, so it stands; the resync asks for a reconcile when it has looked
       return UpdateControl.noUpdate();
     }
     ClusterInfo info = state.info();
     if (info == null) {
-      Conditions.set(st, Conditions.READY, false, "Connecting", "waiting for the first resync of the cluster", gen, now);
-      return finish(hc, context, old, st, gen);
+      status.set(Conditions.READY, false, "Connecting", "waiting for the first resync of the cluster");
+      return finish(context, status);
     }
-    if (!Conditions.isTrue(old, Conditions.REACHABLE)) {
-      events.normal(hc, "Reachable", "connected to HBase " + info.version() + " with " + info.regionServers()
-          + " RegionServer(s)");
-    }
-    Conditions.set(st, Conditions.REACHABLE, true, "Connected", "HBase " + info.version() + " answers", gen, now);
+    status.setNotingReason(Conditions.REACHABLE, true, "Connected", "HBase " + info.version() + " answers",
+        Decision.Note.normal("Reachable", "connected to HBase " + info.version() + " with " + info.regionServers()
+            + " RegionServer(s)"));
     st.setHbaseVersion(info.version());
     st.setClusterId(info.clusterId());
     st.setRegionServers(info.regionServers());
@@ -186,36 +180,33 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
     if (report != null) {
       st.setManagedQuotas(report.managed());
       st.setUnmanagedQuotas(report.unmanaged());
-      reportHousekeeping(hc, old, st, report, gen, now);
+      reportHousekeeping(hc, status, report);
     }
     boolean expectQuotas = hc.getSpec().getQuotas() == null || !Boolean.FALSE.equals(hc.getSpec().getQuotas().getEnabled());
     if (expectQuotas && !info.quotasEnabled()) {
       String msg = "the cluster has no hbase:quota table: set hbase.quota.enabled=true on the master and every "
           + "RegionServer, then restart them; throttles cannot be set until then";
-      if (!"QuotasDisabled".equals(Conditions.reason(old, Conditions.READY))) {
-        events.warning(hc, "QuotasDisabled", msg);
-      }
-      Conditions.set(st, Conditions.QUOTAS_ENABLED, false, "QuotasDisabled", msg, gen, now);
-      Conditions.set(st, Conditions.READY, false, "QuotasDisabled", msg, gen, now);
-      return finish(hc, context, old, st, gen);
+      status.set(Conditions.QUOTAS_ENABLED, false, "QuotasDisabled", msg);
+      status.setNotingReason(Conditions.READY, false, "QuotasDisabled", msg, Decision.Note.warning("QuotasDisabled", msg));
+      return finish(context, status);
     }
-    Conditions.set(st, Conditions.QUOTAS_ENABLED, info.quotasEnabled(), info.quotasEnabled() ? "Enabled" : "Disabled",
-        info.quotasEnabled() ? "hbase:quota exists" : "quotas are off, as declared", gen, now);
+    status.set(Conditions.QUOTAS_ENABLED, info.quotasEnabled(), info.quotasEnabled() ? "Enabled" : "Disabled",
+        info.quotasEnabled() ? "hbase:quota exists" : "quotas are off, as declared");
     if (info.quotasEnabled()) {
-      Map<String, ServerSettings> servers = state.serverSettings();
-      int mismatches = checkRefreshPeriod(hc, old, st, servers, info.version(), gen, now)
-          + checkQuotaSettings(hc, old, st, servers, info.version(), gen, now);
+      Map<String, ServerSettings> servers = connections.gatewayFor(hc).serverSettings();
+      int mismatches = checkRefreshPeriod(hc, status, servers, info.version())
+          + checkQuotaSettings(hc, status, servers, info.version());
       metrics.quotaSettingMismatches(key, mismatches);
-      String refused = applyThrottlePolicy(hc, old, st, state, gen, now);
+      String refused = applyThrottlePolicy(hc, status, state);
       if (refused != null) {
-        Conditions.set(st, Conditions.READY, false, "ThrottlePolicyRefused", refused, gen, now);
-        return finish(hc, context, old, st, gen);
+        status.set(Conditions.READY, false, "ThrottlePolicyRefused", refused);
+        return finish(context, status);
       }
     }
     String msg = info.rpcThrottleEnabled() ? "quotas are managed"
         : "quotas are managed, but RPC throttling is switched off in HBase (switch_rpc_throttle): limits are stored, not enforced";
-    Conditions.set(st, Conditions.READY, true, info.rpcThrottleEnabled() ? "Ready" : "ThrottlingDisabled", msg, gen, now);
-    return finish(hc, context, old, st, gen);
+    status.set(Conditions.READY, true, info.rpcThrottleEnabled() ? "Ready" : "ThrottlingDisabled", msg);
+    return finish(context, status);
   }
 
   /**
@@ -224,21 +215,17 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
    * status, and a Warning event when it turns False. Informational: quotas are still managed.
    * Returns 1 on a mismatch, else 0.
    */
-  private int checkRefreshPeriod(HBaseCluster hc, HBaseClusterStatus old, HBaseClusterStatus st,
-      Map<String, ServerSettings> servers, String version, Long gen, Instant now) {
+  private int checkRefreshPeriod(HBaseCluster hc, StatusAggregator<HBaseClusterStatus> status,
+      Map<String, ServerSettings> servers, String version) {
     QuotaSettingsSpec q = hc.getSpec().getQuotas();
     Duration expected = Durations.parse(q == null ? null : q.getRefreshPeriod(), QuotaSettingsSpec.DEFAULT_REFRESH);
     RefreshPeriodCheck.Result r = RefreshPeriodCheck.check(servers, expected, version);
-    st.setQuotaRefreshPeriod(r.observed());
+    status.st.setQuotaRefreshPeriod(r.observed());
     switch (r.outcome()) {
-      case MATCHES -> Conditions.set(st, Conditions.REFRESH_PERIOD, "True", "Matches", r.message(), gen, now);
-      case UNKNOWN -> Conditions.set(st, Conditions.REFRESH_PERIOD, "Unknown", "Unreadable", r.message(), gen, now);
-      case MISMATCH -> {
-        if (!"Mismatch".equals(Conditions.reason(old, Conditions.REFRESH_PERIOD))) {
-          events.warning(hc, "RefreshPeriodMismatch", r.message());
-        }
-        Conditions.set(st, Conditions.REFRESH_PERIOD, "False", "Mismatch", r.message(), gen, now);
-      }
+      case MATCHES -> status.set(Conditions.REFRESH_PERIOD, "True", "Matches", r.message());
+      case UNKNOWN -> status.set(Conditions.REFRESH_PERIOD, "Unknown", "Unreadable", r.message());
+      case MISMATCH -> status.setNotingReason(Conditions.REFRESH_PERIOD, "False", "Mismatch", r.message(),
+          Decision.Note.warning("RefreshPeriodMismatch", r.message()));
     }
     return r.outcome() == RefreshPeriodCheck.Outcome.MISMATCH ? 1 : 0;
   }
@@ -250,8 +237,9 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
    * Informational, like the refresh period: quotas are still managed. Returns how many declared
    * keys differ on some RegionServer or are not read by its release.
    */
-  private int checkQuotaSettings(HBaseCluster hc, HBaseClusterStatus old, HBaseClusterStatus st,
-      Map<String, ServerSettings> servers, String version, Long gen, Instant now) {
+  private int checkQuotaSettings(HBaseCluster hc, StatusAggregator<HBaseClusterStatus> status,
+      Map<String, ServerSettings> servers, String version) {
+    HBaseClusterStatus st = status.st;
     List<RuntimeSetting> declared;
     try {
       declared = DesiredQuotas.runtimeSettings(hc.getSpec().getQuotas());
@@ -262,20 +250,18 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
         hc.getSpec().getTopology() != null);
     if (checked.isEmpty()) {
       st.setQuotaSettingMismatches(null);
-      Conditions.remove(st, Conditions.QUOTA_SETTINGS);
+      status.remove(Conditions.QUOTA_SETTINGS);
       return 0;
     }
     QuotaSettingsCheck.Result r = checked.get();
     st.setQuotaSettingMismatches(r.mismatches().isEmpty() ? null : r.mismatches());
     switch (r.outcome()) {
-      case MATCHES -> Conditions.set(st, Conditions.QUOTA_SETTINGS, "True", "Matches", r.message(), gen, now);
-      case UNKNOWN -> Conditions.set(st, Conditions.QUOTA_SETTINGS, "Unknown", "Unreadable", r.message(), gen, now);
+      case MATCHES -> status.set(Conditions.QUOTA_SETTINGS, "True", "Matches", r.message());
+      case UNKNOWN -> status.set(Conditions.QUOTA_SETTINGS, "Unknown", "Unreadable", r.message());
       case MISMATCH, UNSUPPORTED -> {
         String reason = r.outcome() == QuotaSettingsCheck.Outcome.MISMATCH ? "Mismatch" : "UnsupportedByHBase";
-        if (!reason.equals(Conditions.reason(old, Conditions.QUOTA_SETTINGS))) {
-          events.warning(hc, "QuotaSettings" + reason, r.message());
-        }
-        Conditions.set(st, Conditions.QUOTA_SETTINGS, "False", reason, r.message(), gen, now);
+        status.setNotingReason(Conditions.QUOTA_SETTINGS, "False", reason, r.message(),
+            Decision.Note.warning("QuotaSettings" + reason, r.message()));
       }
     }
     return r.mismatches().size();
@@ -286,8 +272,9 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
    * RPC throttling) and reports it. Read once per reconcile (after each resync) only when a policy
    * is declared; written only where HBase differs. Returns why HBase refused a change, or null.
    */
-  private String applyThrottlePolicy(HBaseCluster hc, HBaseClusterStatus old, HBaseClusterStatus st, ClusterState state,
-      Long gen, Instant now) {
+  private String applyThrottlePolicy(HBaseCluster hc, StatusAggregator<HBaseClusterStatus> status, ClusterState state) {
+    HBaseClusterStatus old = status.old;
+    HBaseClusterStatus st = status.st;
     RegionServerPolicy desired;
     try {
       desired = DesiredQuotas.throttlePolicy(hc.getSpec());
@@ -297,7 +284,7 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
     if (desired.throttles() == null && desired.exceedThrottle() == null && desired.rpcThrottle() == null) {
       st.setRegionServerThrottles(null);
       st.setExceedThrottleEnabled(null);
-      Conditions.remove(st, Conditions.THROTTLE_POLICY);
+      status.remove(Conditions.THROTTLE_POLICY);
       return null;
     }
     try {
@@ -308,27 +295,25 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
         actual = actual.after(op);
       }
       if (!ops.isEmpty()) {
-        boolean drift = Objects.equals(old.getObservedGeneration(), gen)
+        boolean drift = Objects.equals(old.getObservedGeneration(), status.gen)
             && "Applied".equals(Conditions.reason(old, Conditions.THROTTLE_POLICY));
         if (drift) {
           metrics.driftCorrected(state.id());
-          events.warning(hc, "DriftCorrected", "restored the cluster-wide throttle policy to " + desired.describe()
+          status.warning("DriftCorrected", "restored the cluster-wide throttle policy to " + desired.describe()
               + " (changed outside the operator)");
         } else {
-          events.normal(hc, "ThrottlePolicyApplied", desired.describe());
+          status.normal("ThrottlePolicyApplied", desired.describe());
         }
       }
       st.setRegionServerThrottles(TenantQuotaReconciler.render(actual.throttles()));
       st.setExceedThrottleEnabled(actual.exceedThrottle());
       st.setRpcThrottleEnabled(actual.rpcThrottle());
-      Conditions.set(st, Conditions.THROTTLE_POLICY, true, "Applied", "HBase holds " + desired.describe(), gen, now);
+      status.set(Conditions.THROTTLE_POLICY, true, "Applied", "HBase holds " + desired.describe());
       return null;
     } catch (IOException e) {
       String msg = "HBase refused the cluster-wide throttle policy: " + io.hbaseqos.operator.cluster.Errors.rootMessage(e);
-      if (!Objects.equals(msg, old.condition(Conditions.THROTTLE_POLICY).map(c -> c.getMessage()).orElse(null))) {
-        events.warning(hc, "ThrottlePolicyRefused", msg);
-      }
-      Conditions.set(st, Conditions.THROTTLE_POLICY, false, "Refused", msg, gen, now);
+      status.setNotingMessage(Conditions.THROTTLE_POLICY, false, "Refused", msg,
+          Decision.Note.warning("ThrottlePolicyRefused", msg));
       return msg;
     }
   }
@@ -338,36 +323,31 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
    * Remove} (held until nothing can make a removal wrong), and {@code QuotaTableHealthy} (False when
    * a row that hides others could not be removed, or a removal failed).
    */
-  private void reportHousekeeping(HBaseCluster hc, HBaseClusterStatus old, HBaseClusterStatus st, Resync.Report report,
-      Long gen, Instant now) {
+  private void reportHousekeeping(HBaseCluster hc, StatusAggregator<HBaseClusterStatus> status, Resync.Report report) {
     boolean remove = hc.getSpec().getQuotas() != null
         && hc.getSpec().getQuotas().getUnmanagedPolicy() == QuotaSettingsSpec.UnmanagedPolicy.Remove;
     if (!remove) {
-      Conditions.remove(st, Conditions.UNMANAGED_REMOVAL);
+      status.remove(Conditions.UNMANAGED_REMOVAL);
     } else if (report.removalHeld() != null) {
       String msg = "unmanaged quotas are not removed while " + report.removalHeld();
-      if (!"Held".equals(Conditions.reason(old, Conditions.UNMANAGED_REMOVAL))) {
-        events.normal(hc, "UnmanagedRemovalHeld", msg);
-      }
-      Conditions.set(st, Conditions.UNMANAGED_REMOVAL, false, "Held", msg, gen, now);
+      status.setNotingReason(Conditions.UNMANAGED_REMOVAL, false, "Held", msg,
+          Decision.Note.normal("UnmanagedRemovalHeld", msg));
     } else {
-      Conditions.set(st, Conditions.UNMANAGED_REMOVAL, true, "Active",
-          "quotas no TenantQuota claims on this HBase are removed (except unmanagedIgnore and retained ones)", gen, now);
+      status.set(Conditions.UNMANAGED_REMOVAL, true, "Active",
+          "quotas no TenantQuota claims on this HBase are removed (except unmanagedIgnore and retained ones)");
     }
     if (report.problem() == null) {
-      Conditions.set(st, Conditions.QUOTA_TABLE_HEALTHY, true, "Healthy", "every row of hbase:quota holds a setting",
-          gen, now);
+      status.set(Conditions.QUOTA_TABLE_HEALTHY, true, "Healthy", "every row of hbase:quota holds a setting");
     } else {
-      if (!java.util.Objects.equals(report.problem(),
-          old.condition(Conditions.QUOTA_TABLE_HEALTHY).map(c -> c.getMessage()).orElse(null))) {
-        events.warning(hc, "QuotaTableProblem", report.problem());
-      }
-      Conditions.set(st, Conditions.QUOTA_TABLE_HEALTHY, false, "Problem", report.problem(), gen, now);
+      status.setNotingMessage(Conditions.QUOTA_TABLE_HEALTHY, false, "Problem", report.problem(),
+          Decision.Note.warning("QuotaTableProblem", report.problem()));
     }
   }
 
-  private void reportTopology(HBaseCluster hc, HBaseClusterStatus old, HBaseClusterStatus st,
-      TopologyManager.Outcome topo, Long gen, Instant now) {
+  private void reportTopology(HBaseCluster hc, StatusAggregator<HBaseClusterStatus> status,
+      TopologyManager.Outcome topo) {
+    HBaseClusterStatus old = status.old;
+    HBaseClusterStatus st = status.st;
     TopologyPlanner.Plan plan = topo.plan();
     Layout.Result layout = topo.layout();
     TopologyStatus ts = new TopologyStatus();
@@ -382,32 +362,30 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
     TopologyStatus was = old.getTopology();
     Integer before = was == null ? null : was.getDesiredRegionServers();
     if (plan.ok() && before != null && !before.equals(plan.replicas())) {
-      events.normal(hc, "Scaled", "RegionServers " + before + " -> " + plan.replicas() + " ("
+      status.normal("Scaled", "RegionServers " + before + " -> " + plan.replicas() + " ("
           + plan.nodes() + " schedulable node(s) x " + hc.getSpec().getTopology().getRegionServers().getReplicasPerNode()
           + ")");
     }
     for (String w : plan.warnings()) {
       if (was == null || was.getWarnings() == null || !was.getWarnings().contains(w)) {
-        events.warning(hc, "TopologyWarning", w);
+        status.warning("TopologyWarning", w);
       }
     }
     st.setTopology(ts);
     boolean paused = Boolean.TRUE.equals(hc.getSpec().getTopology().getPaused());
     if (paused) {
-      Conditions.set(st, Conditions.PAUSED, true, "Paused", "spec.topology.paused: Kubernetes objects are not changed",
-          gen, now);
+      status.set(Conditions.PAUSED, true, "Paused", "spec.topology.paused: Kubernetes objects are not changed");
     } else {
-      Conditions.set(st, Conditions.PAUSED, false, "Reconciling", "Kubernetes objects follow the spec", gen, now);
+      status.set(Conditions.PAUSED, false, "Reconciling", "Kubernetes objects follow the spec");
     }
-    if (!layout.balanced() && !layout.reason().equals(Conditions.reason(old, Conditions.BALANCED))
-        && !"Pending".equals(layout.reason())) {
-      events.warning(hc, layout.reason(), layout.message());
-    }
-    Conditions.set(st, Conditions.BALANCED, layout.balanced(), layout.reason(), layout.message(), gen, now);
+    // an imbalance is an event when it starts or its reason changes; a pending one is not yet
+    status.setNotingReason(Conditions.BALANCED, layout.balanced(), layout.reason(), layout.message(),
+        layout.balanced() || "Pending".equals(layout.reason()) ? null
+            : Decision.Note.warning(layout.reason(), layout.message()));
     int desired = plan.ok() ? plan.replicas() : 0;
     boolean allReady = layout.ready() == desired && desired > 0;
-    Conditions.set(st, Conditions.REGIONSERVERS_READY, allReady, allReady ? "AllReady" : "NotReady",
-        layout.ready() + " of " + desired + " RegionServer(s) ready", gen, now);
+    status.set(Conditions.REGIONSERVERS_READY, allReady, allReady ? "AllReady" : "NotReady",
+        layout.ready() + " of " + desired + " RegionServer(s) ready");
   }
 
   static List<String> validate(HBaseCluster hc) {
@@ -454,10 +432,8 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
     }
   }
 
-  private UpdateControl<HBaseCluster> finish(HBaseCluster hc, Context<HBaseCluster> context, HBaseClusterStatus old,
-      HBaseClusterStatus st, Long gen) {
-    st.setObservedGeneration(gen);
-    Statuses.write(context.getClient(), hc, old, st);
+  private UpdateControl<HBaseCluster> finish(Context<HBaseCluster> context, StatusAggregator<HBaseClusterStatus> status) {
+    status.write(context.getClient());
     return UpdateControl.noUpdate();
   }
 

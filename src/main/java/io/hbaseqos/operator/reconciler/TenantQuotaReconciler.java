@@ -1,6 +1,5 @@
 package io.hbaseqos.operator.reconciler;
 
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.hbaseqos.operator.api.AppliedThrottle;
 import io.hbaseqos.operator.api.Conditions;
 import io.hbaseqos.operator.api.DesiredQuotas;
@@ -9,17 +8,17 @@ import io.hbaseqos.operator.api.NamespaceStatus;
 import io.hbaseqos.operator.api.TenantQuota;
 import io.hbaseqos.operator.api.TenantQuotaSpec;
 import io.hbaseqos.operator.api.TenantQuotaStatus;
-import io.hbaseqos.operator.calibration.CalibrationLoops;
-import io.hbaseqos.operator.calibration.CalibrationPlan;
 import io.hbaseqos.operator.cluster.ClusterConnections;
 import io.hbaseqos.operator.cluster.ClusterState;
 import io.hbaseqos.operator.cluster.ClusterUnavailableException;
 import io.hbaseqos.operator.cluster.Errors;
+import io.hbaseqos.operator.gateway.ClusterMetrics;
+import io.hbaseqos.operator.limit.Decision;
+import io.hbaseqos.operator.limit.Tenant;
+import io.hbaseqos.operator.limit.TenantLimits;
 import io.hbaseqos.operator.metrics.OperatorMetrics;
-import io.hbaseqos.operator.metrics.PrometheusClient;
 import io.hbaseqos.operator.ownership.Ownership;
 import io.hbaseqos.operator.ownership.RetainedSubjects;
-import io.hbaseqos.operator.qos.ProtectionLoops;
 import io.hbaseqos.operator.quota.HBaseVersion;
 import io.hbaseqos.operator.quota.Limit;
 import io.hbaseqos.operator.quota.LimitSyntax;
@@ -78,14 +77,12 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
   private final EventRecorder events;
   private final OperatorMetrics metrics;
   private final Clock clock;
-  private final CalibrationLoops loops;
-  private final PrometheusClient prometheus = new PrometheusClient();
-  private final Protection protection;
+  private final TenantLimits limits;
 
   @Inject
   public TenantQuotaReconciler(ClusterConnections connections, Ownership ownership, QuotaSync sync,
       RetainedSubjects retained, Triggers triggers, EventRecorder events, OperatorMetrics metrics, Clock clock,
-      CalibrationLoops loops, ProtectionLoops protectionLoops) {
+      TenantLimits limits) {
     this.connections = connections;
     this.ownership = ownership;
     this.sync = sync;
@@ -94,8 +91,27 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
     this.events = events;
     this.metrics = metrics;
     this.clock = clock;
-    this.loops = loops;
-    this.protection = new Protection(protectionLoops, ownership, triggers, events, metrics, prometheus);
+    this.limits = limits;
+  }
+
+  /** The tenant as the limit decision sees it. */
+  static Tenant tenant(TenantQuota tq, TenantQuotaStatus status) {
+    return new Tenant(id(tq), tq.getMetadata().getUid(), Ownership.clusterKeyOf(tq), tq.getSpec(), status);
+  }
+
+  static String id(TenantQuota tq) {
+    return tq.getMetadata().getNamespace() + "/" + tq.getMetadata().getName();
+  }
+
+  /**
+   * The cluster's QoS tenants, as the decision's {@link TenantLimits.Peers}: claimed by their
+   * owner, not being deleted, with a priority; their status as cached.
+   */
+  public static TenantLimits.Peers peers(Ownership ownership) {
+    return clusterKey -> ownership.tenantsOf(clusterKey).stream()
+        .filter(t -> t.getSpec() != null && t.getSpec().getQos() != null && t.getSpec().getQos().getPriority() != null
+            && t.getMetadata().getDeletionTimestamp() == null && ownership.owns(t))
+        .map(t -> tenant(t, t.getStatus())).toList();
   }
 
   @Override
@@ -122,9 +138,10 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
     return List.of(clusters, trigger);
   }
 
-  /** One reconcile's view of the resource: the status as last written, the next one, and when. */
-  private static final class Pass {
+  /** One reconcile's view of the resource: its status (as last written, and the next one), and when to look again. */
+  private final class Pass {
     final TenantQuota tq;
+    final StatusAggregator<TenantQuotaStatus> status;
     final TenantQuotaStatus old;
     final TenantQuotaStatus st;
     final Long gen;
@@ -133,15 +150,20 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
 
     Pass(TenantQuota tq, Instant now) {
       this.tq = tq;
-      TenantQuotaStatus written = Statuses.current(tq);
-      this.old = written == null ? new TenantQuotaStatus() : written;
-      this.st = Serialization.unmarshal(Serialization.asJson(old), TenantQuotaStatus.class);
-      this.gen = tq.getMetadata().getGeneration();
+      this.status = new StatusAggregator<>(tq, TenantQuotaStatus.class, TenantQuotaStatus::new, events, now);
+      this.old = status.old;
+      this.st = status.st;
+      this.gen = status.gen;
       this.now = now;
     }
 
     void ready(boolean ok, String reason, String message) {
-      Conditions.set(st, Conditions.READY, ok, reason, message, gen, now);
+      status.set(Conditions.READY, ok, reason, message);
+    }
+
+    /** Not Ready, with a Warning event when the reason changes (not on every retry). */
+    void notReady(String reason, String message) {
+      status.setNotingReason(Conditions.READY, false, reason, message, Decision.Note.warning(reason, message));
     }
 
     void retryWithin(Duration d) {
@@ -155,8 +177,7 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
   public UpdateControl<TenantQuota> reconcile(TenantQuota tq, Context<TenantQuota> context) {
     Pass p = new Pass(tq, clock.instant());
     run(p, context);
-    p.st.setObservedGeneration(p.gen);
-    Statuses.write(context.getClient(), tq, p.old, p.st);
+    p.status.write(context.getClient());
     UpdateControl<TenantQuota> control = UpdateControl.noUpdate();
     if (p.retry != null) {
       control.rescheduleAfter(p.retry);
@@ -170,20 +191,17 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
       desired = DesiredQuotas.from(p.tq.getSpec());
     } catch (DesiredQuotas.Invalid e) {
       // nothing is written; what HBase holds for the subject stays, still claimed by this resource
-      if (!"InvalidSpec".equals(Conditions.reason(p.old, Conditions.READY))
-          || !Objects.equals(e.getMessage(), p.old.condition(Conditions.READY).map(c -> c.getMessage()).orElse(null))) {
+      if (p.status.setNotingMessage(Conditions.READY, false, "InvalidSpec", e.getMessage(),
+          Decision.Note.warning("InvalidSpec", e.getMessage()))) {
         metrics.invalidResource("TenantQuota");
-        events.warning(p.tq, "InvalidSpec", e.getMessage());
       }
-      p.ready(false, "InvalidSpec", e.getMessage());
       return;
     }
     HBaseCluster hc = context.getSecondaryResource(HBaseCluster.class).orElse(null);
     if (hc == null) {
       String msg = "HBaseCluster '" + p.tq.getSpec().getClusterRef().getName() + "' not found in namespace '"
           + p.tq.getMetadata().getNamespace() + "'";
-      transition(p, "ClusterNotFound", msg);
-      p.ready(false, "ClusterNotFound", msg);
+      p.notReady("ClusterNotFound", msg);
       return;
     }
     ClusterState cluster = connections.stateFor(hc);
@@ -196,28 +214,21 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
           .orElse(null);
       if (unsupported != null) {
         // like an invalid spec: nothing is written, what HBase holds for the subject stays, the claim stays
-        transition(p, "UnsupportedByHBase", unsupported);
-        p.ready(false, "UnsupportedByHBase", unsupported);
+        p.notReady("UnsupportedByHBase", unsupported);
         return;
       }
-      Protection.Outcome shed = protect(p, cluster);
-      desired = calibrate(p, desired, cluster, shed);
-      if (shed != null && shed.limit() != null) {
-        // protection wins over calibration: the lower of the two limits is the one HBase holds
-        Limit cal = desired.throttles().get(shed.kind());
-        desired = desired.with(shed.kind(), cal == null
-            ? new Limit(shed.limit(), TimeUnit.SECONDS, TenantQuotaSpec.limitScope(p.tq.getSpec().getScope()))
-            : new Limit(Math.min(shed.limit(), Math.round(cal.perSecond())), TimeUnit.SECONDS, cal.scope()));
+      if (p.tq.getSpec().getQos() != null || p.tq.getSpec().getCalibration() != null || p.old.getQos() != null
+          || p.old.getCalibration() != null) {
+        desired = decide(p, desired, connections.gatewayFor(hc));
       }
       apply(p, cluster, desired);
     } catch (ClusterUnavailableException e) {
-      transition(p, "HBaseUnavailable", e.getMessage() + ": " + cluster.lastErrorDetail());
-      p.ready(false, "HBaseUnavailable", e.getMessage());
+      p.status.setNotingReason(Conditions.READY, false, "HBaseUnavailable", e.getMessage(),
+          Decision.Note.warning("HBaseUnavailable", e.getMessage() + ": " + cluster.lastErrorDetail()));
       p.retryWithin(e.retryAfter().plusMillis(100));
     } catch (IOException e) {
       String msg = "HBase refused the quota: " + Errors.rootMessage(e);
-      transition(p, "HBaseError", msg);
-      p.ready(false, "HBaseError", msg);
+      p.notReady("HBaseError", msg);
       p.retryWithin(Duration.ofSeconds(30));
     }
   }
@@ -225,7 +236,7 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
   /** False (and status says who owns it) when another TenantQuota owns the subject. */
   private boolean claimOwnership(Pass p, Subject subject) {
     if (ownership.owns(p.tq)) {
-      Conditions.remove(p.st, Conditions.CONFLICT);
+      p.status.remove(Conditions.CONFLICT);
       return true;
     }
     TenantQuota owner = ownership.claimants(p.tq).get(0);
@@ -234,11 +245,10 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
         : "'" + owner.getMetadata().getNamespace() + "/" + owner.getMetadata().getName() + "' (same HBase cluster)";
     String msg = "subject " + subject + " is already managed by TenantQuota " + ownerName
         + "; nothing of this resource is written to HBase";
-    if (!Conditions.isTrue(p.old, Conditions.CONFLICT)) {
+    if (p.status.setNotingReason(Conditions.CONFLICT, true, "SubjectClaimed", msg, Decision.Note.warning("Conflict",
+        msg))) {
       metrics.conflict(Ownership.clusterKeyOf(p.tq));
-      events.warning(p.tq, "Conflict", msg);
     }
-    Conditions.set(p.st, Conditions.CONFLICT, true, "SubjectClaimed", msg, p.gen, p.now);
     p.ready(false, "Conflict", msg);
     p.st.setThrottles(new ArrayList<>());
     p.st.setSummary(null);
@@ -248,56 +258,36 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
     return false;
   }
 
-  /** This tenant's part in its cluster's latency protection (null: it has no spec.qos). */
-  private Protection.Outcome protect(Pass p, ClusterState cluster) {
-    if (p.tq.getSpec().getQos() == null) {
-      if (p.old.getQos() != null) {
-        p.st.setQos(null);
-        Conditions.remove(p.st, Conditions.LATENCY_MET);
-        Conditions.remove(p.st, Conditions.SHED);
-        protection.forget(p.tq);
-      }
-      return null;
+  /**
+   * The tenant's limit from its two loops ({@link TenantLimits}): the settings HBase must hold, and
+   * the loops' status, conditions, events and gauges.
+   */
+  private SubjectQuota decide(Pass p, SubjectQuota desired, ClusterMetrics clusterMetrics) {
+    Decision d = limits.decide(tenant(p.tq, p.old), desired, clusterMetrics, p.now);
+    String ns = p.tq.getMetadata().getNamespace();
+    String name = p.tq.getMetadata().getName();
+    p.st.setQos(d.qos());
+    p.st.setCalibration(d.calibration());
+    d.conditions().forEach(p.status::apply);
+    d.notes().forEach(p.status::note);
+    if (d.protection() != null) {
+      Decision.ProtectionGauge g = d.protection();
+      metrics.protection(ns, name, g.latencyOverBound(), g.outOfCapacity(), g.limit(), g.shed());
+    } else if (p.old.getQos() != null) {
+      metrics.forgetProtection(ns, name);
     }
-    Protection.Outcome out = protection.reconcile(p.tq, p.old, p.st, p.gen, p.now, cluster);
-    p.retryWithin(out.retry().plusMillis(50));
-    return out;
-  }
-
-  /** The desired settings with the calibrated limit, and the calibration's status. */
-  private SubjectQuota calibrate(Pass p, SubjectQuota desired, ClusterState cluster, Protection.Outcome shed) {
-    TenantQuotaSpec spec = p.tq.getSpec();
-    if (spec.getCalibration() == null) {
-      if (p.old.getCalibration() != null) {
-        p.st.setCalibration(null);
-        Conditions.remove(p.st, Conditions.CALIBRATED);
-        loops.forget(p.tq.getMetadata().getUid());
-        metrics.forgetCalibration(p.tq.getMetadata().getNamespace(), p.tq.getMetadata().getName());
-      }
-      return desired;
+    if (d.calibrationGauge() != null) {
+      Decision.CalibrationGauge g = d.calibrationGauge();
+      metrics.calibration(ns, name, g.target(), g.observed(), g.state());
+    } else if (p.tq.getSpec().getCalibration() == null && p.old.getCalibration() != null) {
+      metrics.forgetCalibration(ns, name);
     }
-    CalibrationPlan plan = CalibrationPlan.of(spec);
-    if (shed != null && shed.shed()) {
-      // held down for a tenant of higher priority: the loop waits (a limit it does not set would wind it up)
-      long inForce = plan.limitInForce(desired, p.old.getCalibration());
-      String forWhom = String.join(", ", p.st.getQos().getHeldBy() == null ? List.of() : p.st.getQos().getHeldBy());
-      // HBase holds the lower of the two: protection's limit, or (given back past it) the calibrated one
-      Conditions.set(p.st, Conditions.CALIBRATED, false, "HeldByProtection", shed.limit() < inForce
-          ? "latency protection holds the limit at " + shed.limit() + " req/sec for " + forWhom
-              + "; calibration resumes when it is released"
-          : "latency protection holds the tenant below its ceiling for " + forWhom + " (at most " + shed.limit()
-              + " req/sec); calibration waits at " + inForce + " req/sec and resumes when it is released",
-          p.gen, p.now);
-      return plan.apply(desired, inForce);
+    if (!d.moved().isEmpty()) {
+      ownership.tenantsOf(Ownership.clusterKeyOf(p.tq)).stream().filter(t -> d.moved().contains(id(t)))
+          .forEach(triggers::reconcileTenant);
     }
-    CalibrationLoops.Outcome out = loops.step(p.tq.getMetadata().getUid(),
-        Serialization.asJson(spec.getCalibration()) + "/" + plan.scope(), plan,
-        plan.limitInForce(desired, p.old.getCalibration()),
-        CalibrationLoops.Resume.of(p.old.getCalibration(), Conditions.reason(p.old, Conditions.CALIBRATED)),
-        CalibrationSources.of(spec, cluster, prometheus), p.now);
-    CalibrationStatuses.report(p.tq, p.old, p.st, plan, out, p.gen, p.now, events, metrics);
-    p.retryWithin(out.until(p.now).plusMillis(50));
-    return plan.apply(desired, out.limit());
+    p.retryWithin(d.lookAgain());
+    return d.quota();
   }
 
   private void apply(Pass p, ClusterState cluster, SubjectQuota desired) throws IOException {
@@ -318,18 +308,18 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
         p.st.setLastSyncTime(p.now.toString());
         String msg = "restored " + desired.subject() + " to " + desired.describe() + " (found " + out.found().describe()
             + ", changed outside the operator)";
-        events.warning(p.tq, "DriftCorrected", msg);
-        Conditions.set(p.st, Conditions.SYNCED, true, "DriftCorrected", msg, p.gen, p.now);
+        p.status.warning("DriftCorrected", msg);
+        p.status.set(Conditions.SYNCED, true, "DriftCorrected", msg);
       }
       case WRITTEN -> {
         p.st.setLastSyncTime(p.now.toString());
-        events.normal(p.tq, "Applied", describe(out.written()));
-        Conditions.set(p.st, Conditions.SYNCED, true, "Applied", "HBase holds " + desired.describe(), p.gen, p.now);
+        p.status.normal("Applied", describe(out.written()));
+        p.status.set(Conditions.SYNCED, true, "Applied", "HBase holds " + desired.describe());
       }
       case UNCHANGED -> {
         if (p.st.getLastSyncTime() == null) {
           p.st.setLastSyncTime(p.now.toString());
-          Conditions.set(p.st, Conditions.SYNCED, true, "InSync", "HBase holds " + desired.describe(), p.gen, p.now);
+          p.status.set(Conditions.SYNCED, true, "InSync", "HBase holds " + desired.describe());
         }
       }
     }
@@ -355,7 +345,7 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
     if (desired == null) {
       if (p.old.getNamespace() != null) {
         if (NamespaceSync.remove(cluster, ns)) {
-          events.normal(p.tq, "NamespaceLimitsRemoved", "removed maxtables and maxregions from namespace " + ns
+          p.status.normal("NamespaceLimitsRemoved", "removed maxtables and maxregions from namespace " + ns
               + ": spec.namespaceLimits was taken out");
         }
         p.st.setNamespace(null);
@@ -372,30 +362,22 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
         String msg = "namespace " + ns + " does not exist in HBase: " + desired.describe()
             + " is written once it is created";
         p.st.setNamespace(NamespaceStatus.missing(ns));
-        transition(p, "NamespaceNotFound", msg);
-        p.ready(false, "NamespaceNotFound", msg);
+        p.notReady("NamespaceNotFound", msg);
         return;
       }
-      case WRITTEN -> events.normal(p.tq, "NamespaceLimitsApplied", "namespace " + ns + ": " + desired.describe()
+      case WRITTEN -> p.status.normal("NamespaceLimitsApplied", "namespace " + ns + ": " + desired.describe()
           + " (was " + out.found().describe() + ")");
       case DRIFT_CORRECTED -> {
         metrics.driftCorrected(Ownership.clusterKeyOf(p.tq));
         p.st.setDriftCorrections((p.old.getDriftCorrections() == null ? 0 : p.old.getDriftCorrections()) + 1);
         p.st.setLastDriftTime(p.now.toString());
-        events.warning(p.tq, "DriftCorrected", "restored namespace " + ns + " to " + desired.describe() + " (found "
+        p.status.warning("DriftCorrected", "restored namespace " + ns + " to " + desired.describe() + " (found "
             + out.found().describe() + ", changed outside the operator)");
       }
       case UNCHANGED -> { }
     }
     NamespaceStatus now = NamespaceStatus.of(out.state());
     p.st.setNamespace(now.sameReading(was) ? was : now);
-  }
-
-  /** An event when the Ready reason changes (not on every retry). */
-  private void transition(Pass p, String reason, String msg) {
-    if (!reason.equals(Conditions.reason(p.old, Conditions.READY))) {
-      events.warning(p.tq, reason, msg);
-    }
   }
 
   @Override
@@ -466,8 +448,8 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
       ownership.claimants(Ownership.clusterKeyOf(tq), subject).stream()
           .filter(o -> !o.getMetadata().getUid().equals(tq.getMetadata().getUid())).forEach(triggers::reconcileTenant);
     }
-    loops.forget(tq.getMetadata().getUid());
-    protection.forget(tq);
+    limits.forget(id(tq), tq.getMetadata().getUid());
+    metrics.forgetProtection(tq.getMetadata().getNamespace(), tq.getMetadata().getName());
     metrics.forgetTenant(tq.getMetadata().getNamespace(), tq.getMetadata().getName());
     return DeleteControl.defaultDelete();
   }

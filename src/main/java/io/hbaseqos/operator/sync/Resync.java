@@ -170,7 +170,9 @@ public final class Resync implements AutoCloseable {
     try {
       state.describe();
       state.refresh();
-      state.readServerSettings();
+      if (state.info() != null) {
+        connections.gateway(key).ifPresent(g -> g.readServerSettings(state.info().infoServers()));
+      }
     } catch (IOException e) {
       LOG.debugf("resync of %s failed: %s", key, e.getMessage());
       notifyCluster(key);

@@ -1,19 +1,14 @@
-package io.hbaseqos.operator.reconciler;
+package io.hbaseqos.operator.limit;
 
 import io.hbaseqos.operator.api.CalibrationSpec;
 import io.hbaseqos.operator.api.Conditions;
 import io.hbaseqos.operator.api.QosSpec;
 import io.hbaseqos.operator.api.QosStatus;
-import io.hbaseqos.operator.api.TenantQuota;
 import io.hbaseqos.operator.api.TenantQuotaSpec;
-import io.hbaseqos.operator.api.TenantQuotaStatus;
-import io.hbaseqos.operator.cluster.ClusterState;
 import io.hbaseqos.operator.cluster.Errors;
+import io.hbaseqos.operator.gateway.ClusterMetrics;
 import io.hbaseqos.operator.hbase.UserOperations;
 import io.hbaseqos.operator.hbase.UsersMetrics;
-import io.hbaseqos.operator.metrics.OperatorMetrics;
-import io.hbaseqos.operator.metrics.PrometheusClient;
-import io.hbaseqos.operator.ownership.Ownership;
 import io.hbaseqos.operator.qos.ProtectionLaw;
 import io.hbaseqos.operator.qos.ProtectionLoops;
 import io.hbaseqos.operator.quota.Durations;
@@ -22,27 +17,24 @@ import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A TenantQuota's part in its cluster's latency protection: builds the members from the cluster's
- * QoS tenants, reads their latencies and uses from the RegionServers (or Prometheus), asks the
- * cluster's {@link ProtectionLoops} for the plan, and reports this tenant's share of it in status,
- * conditions, events and metrics.
+ * A tenant's part in its cluster's latency protection: builds the members from the cluster's QoS
+ * tenants, reads their latencies and uses through the cluster's {@link ClusterMetrics}, asks the
+ * cluster's {@link ProtectionLoops} for the plan, and says what this tenant's share of it is: its
+ * limit, {@code status.qos}, its conditions and events.
  */
-final class Protection {
+final class ProtectionStep {
   private final ProtectionLoops loops;
-  private final Ownership ownership;
-  private final Triggers triggers;
-  private final EventRecorder events;
-  private final OperatorMetrics metrics;
-  private final PrometheusClient prometheus;
   /** Per sheddable tenant: the per-server counters of its last period (a use is a rate). */
   private final Map<String, Previous> previous = new ConcurrentHashMap<>();
 
@@ -55,21 +47,16 @@ final class Protection {
    */
   private final Map<String, Long> latencyCounts = new ConcurrentHashMap<>();
 
-  /** This tenant's limit from protection (null: not sheddable), and whether it is held below its ceiling. */
-  record Outcome(Long limit, boolean shed, ThrottleKind kind, Duration retry) {}
+  /**
+   * This tenant's limit from protection (null: not sheddable), whether it is held below its ceiling,
+   * and what to report.
+   */
+  record Outcome(Long limit, boolean shed, ThrottleKind kind, Duration retry, QosStatus qos,
+      List<Decision.Report> conditions, List<Decision.Note> notes, List<String> moved,
+      Decision.ProtectionGauge gauge) {}
 
-  Protection(ProtectionLoops loops, Ownership ownership, Triggers triggers, EventRecorder events,
-      OperatorMetrics metrics, PrometheusClient prometheus) {
+  ProtectionStep(ProtectionLoops loops) {
     this.loops = loops;
-    this.ownership = ownership;
-    this.triggers = triggers;
-    this.events = events;
-    this.metrics = metrics;
-    this.prometheus = prometheus;
-  }
-
-  static String id(TenantQuota tq) {
-    return tq.getMetadata().getNamespace() + "/" + tq.getMetadata().getName();
   }
 
   static ThrottleKind kind(QosSpec.SheddableSpec s) {
@@ -77,29 +64,26 @@ final class Protection {
   }
 
   /** The tenant left protection (qos taken out, or deleted). */
-  void forget(TenantQuota tq) {
-    loops.forget(id(tq));
-    previous.remove(id(tq));
-    latencyCounts.keySet().removeIf(k -> k.startsWith(id(tq) + "#"));
-    metrics.forgetProtection(tq.getMetadata().getNamespace(), tq.getMetadata().getName());
+  void forget(String id) {
+    loops.forget(id);
+    previous.remove(id);
+    latencyCounts.keySet().removeIf(k -> k.startsWith(id + "#"));
   }
 
-  Outcome reconcile(TenantQuota tq, TenantQuotaStatus old, TenantQuotaStatus st, Long gen, Instant now,
-      ClusterState cluster) {
-    String clusterKey = Ownership.clusterKeyOf(tq);
-    // this resource as reconciled (the cache may not have its generation yet), the others as cached; in one
+  /**
+   * @param peers the cluster's other QoS tenants (owned, not being deleted)
+   */
+  Outcome step(Tenant tenant, List<Tenant> peers, ClusterMetrics metrics, Instant now) {
+    // this tenant as reconciled (the cache may not have its generation yet), the others as cached; in one
     // order whoever asks, so the loop sees the same members from every tenant
-    List<TenantQuota> tenants = new ArrayList<>(ownership.tenantsOf(clusterKey).stream()
-        .filter(t -> t.getSpec() != null && t.getSpec().getQos() != null && t.getSpec().getQos().getPriority() != null
-            && t.getMetadata().getDeletionTimestamp() == null && ownership.owns(t)
-            && !t.getMetadata().getUid().equals(tq.getMetadata().getUid())).toList());
-    tenants.add(tq);
-    tenants.sort(java.util.Comparator.comparing(Protection::id));
-    Map<String, TenantQuota> byId = new LinkedHashMap<>();
+    List<Tenant> tenants = new ArrayList<>(peers.stream().filter(t -> !t.uid().equals(tenant.uid())).toList());
+    tenants.add(tenant);
+    tenants.sort(Comparator.comparing(Tenant::id));
+    Map<String, Tenant> byId = new LinkedHashMap<>();
     List<ProtectionLoops.Member> members = new ArrayList<>();
     Duration period = null;
-    for (TenantQuota t : tenants) {
-      QosSpec q = t.getSpec().getQos();
+    for (Tenant t : tenants) {
+      QosSpec q = t.spec().getQos();
       List<ProtectionLoops.Goal> goals = new ArrayList<>();
       for (QosSpec.LatencyObjectiveSpec o : q.getLatencyObjectives() == null ? List.<QosSpec.LatencyObjectiveSpec>of()
           : q.getLatencyObjectives()) {
@@ -107,30 +91,29 @@ final class Protection {
         Duration w = Durations.parse(o.getWindow(), Duration.ofSeconds(30));
         period = period == null || w.compareTo(period) < 0 ? w : period;
       }
-      QosStatus s = t.getStatus() == null ? null : t.getStatus().getQos();
+      QosStatus s = t.status().getQos();
       QosSpec.SheddableSpec sh = q.getSheddable();
-      members.add(new ProtectionLoops.Member(id(t), q.getPriority(), goals, sh == null ? null
+      members.add(new ProtectionLoops.Member(t.id(), q.getPriority(), goals, sh == null ? null
           : new ProtectionLoops.Range(sh.getFloor(), sh.getCeiling()),
           s == null || sh == null || !kind(sh).name().equals(s.getThrottle()) ? null : s.getLimit(),
           s == null ? null : s.getRoof()));
-      byId.put(id(t), t);
+      byId.put(t.id(), t);
     }
     period = period == null ? Duration.ofSeconds(30) : period;
-    ProtectionLoops.Plan plan = loops.plan(clusterKey, members, period, new Readings(cluster, byId, now), now);
-    if (plan.changed()) {
-      // the other members' limits or standings moved: they apply and report it now, not at their next period
-      tenants.stream().filter(t -> !t.getMetadata().getUid().equals(tq.getMetadata().getUid()))
-          .forEach(triggers::reconcileTenant);
-    }
-    return report(tq, old, st, gen, now, plan);
+    ProtectionLoops.Plan plan = loops.plan(tenant.clusterKey(), members, period, new Readings(metrics, byId, now), now);
+    // the other members' limits or standings moved: they apply and report it now, not at their next period
+    List<String> moved = plan.changed() ? tenants.stream().map(Tenant::id).filter(id -> !id.equals(tenant.id()))
+        .toList() : List.of();
+    return report(tenant, now, plan, moved);
   }
 
-  private Outcome report(TenantQuota tq, TenantQuotaStatus old, TenantQuotaStatus st, Long gen, Instant now,
-      ProtectionLoops.Plan plan) {
-    String me = id(tq);
-    QosSpec qos = tq.getSpec().getQos();
-    QosStatus was = old.getQos();
+  private Outcome report(Tenant tenant, Instant now, ProtectionLoops.Plan plan, List<String> moved) {
+    String me = tenant.id();
+    QosSpec qos = tenant.spec().getQos();
+    QosStatus was = tenant.status().getQos();
     QosStatus q = new QosStatus();
+    List<Decision.Report> conditions = new ArrayList<>();
+    List<Decision.Note> notes = new ArrayList<>();
     ProtectionLaw.Standing standing = plan.decision().standings().get(me);
     double ratio = Double.NaN;
     boolean outOfCapacity = false;
@@ -162,15 +145,18 @@ final class Protection {
       q.setObjectives(objectives);
       q.setHolding(standing.holding().isEmpty() ? null : standing.holding());
       outOfCapacity = standing.outOfCapacity();
-      latencyCondition(tq, old, st, gen, now, standing, as);
+      conditions.add(latencyCondition(standing, as));
     } else {
-      Conditions.remove(st, Conditions.LATENCY_MET);
+      conditions.add(Decision.Report.removed(Conditions.LATENCY_MET));
     }
     ProtectionLaw.Cap cap = plan.decision().caps().get(me);
-    Outcome out = new Outcome(null, false, null, plan.until(now));
+    Long limit = null;
+    boolean shed = false;
+    ThrottleKind kind = null;
+    Decision.ProtectionGauge gauge;
     if (cap != null && qos.getSheddable() != null) {
-      ThrottleKind kind = kind(qos.getSheddable());
-      boolean shed = cap.action() != ProtectionLaw.Action.FREE;
+      kind = kind(qos.getSheddable());
+      shed = cap.action() != ProtectionLaw.Action.FREE;
       q.setThrottle(kind.name());
       q.setLimit(cap.limit());
       q.setState(state(cap.action()));
@@ -182,31 +168,28 @@ final class Protection {
       q.setMessage(same ? was.getMessage() : cap.reason());
       if (!same) {
         if (cap.action() == ProtectionLaw.Action.SQUEEZED) {
-          events.warning(tq, "Squeezed", cap.reason());
+          notes.add(Decision.Note.warning("Squeezed", cap.reason()));
         } else if (cap.action() == ProtectionLaw.Action.RELEASED) {
           // a step back up, whether or not it reaches the ceiling
-          events.normal(tq, "Released", cap.reason());
+          notes.add(Decision.Note.normal("Released", cap.reason()));
         } else if (shed != (was != null && was.getState() != null && !"Free".equals(was.getState()))) {
-          events.normal(tq, shed ? "Held" : "Released", cap.reason());
+          notes.add(Decision.Note.normal(shed ? "Held" : "Released", cap.reason()));
         }
       }
-      Conditions.set(st, Conditions.SHED, shed, q.getState(), q.getMessage(), gen, now);
-      out = new Outcome(cap.limit(), shed, kind, plan.until(now));
-      metrics.protection(tq.getMetadata().getNamespace(), tq.getMetadata().getName(), ratio, outOfCapacity,
-          cap.limit(), shed);
+      conditions.add(Decision.Report.of(Conditions.SHED, shed, q.getState(), q.getMessage()));
+      limit = cap.limit();
+      gauge = new Decision.ProtectionGauge(ratio, outOfCapacity, cap.limit(), shed);
     } else {
-      Conditions.remove(st, Conditions.SHED);
-      metrics.protection(tq.getMetadata().getNamespace(), tq.getMetadata().getName(), ratio, outOfCapacity,
-          Double.NaN, false);
+      conditions.add(Decision.Report.removed(Conditions.SHED));
+      gauge = new Decision.ProtectionGauge(ratio, outOfCapacity, Double.NaN, false);
     }
-    st.setQos(q);
-    return out;
+    return new Outcome(limit, shed, kind, plan.until(now), q, conditions, notes, moved, gauge);
   }
 
-  private void latencyCondition(TenantQuota tq, TenantQuotaStatus old, TenantQuotaStatus st, Long gen, Instant now,
-      ProtectionLaw.Standing standing, List<ProtectionLoops.Attainment> as) {
+  private static Decision.Report latencyCondition(ProtectionLaw.Standing standing,
+      List<ProtectionLoops.Attainment> as) {
     String worst = as.stream().map(a -> a.goal().name() + ": " + (Double.isNaN(a.last().millis())
-        ? "unknown (" + a.last().problem() + ")" : String.format(java.util.Locale.ROOT, "%.2f ms", a.last().millis())))
+        ? "unknown (" + a.last().problem() + ")" : String.format(Locale.ROOT, "%.2f ms", a.last().millis())))
         .reduce((a, b) -> a + "; " + b).orElse("");
     String status;
     String reason;
@@ -238,18 +221,10 @@ final class Protection {
             + "is watched but nothing can be slowed down for it; " : "") + worst;
       }
     }
-    String was = Conditions.reason(old, Conditions.LATENCY_MET);
-    if (!reason.equals(was)) {
-      if ("Met".equals(reason)) {
-        events.normal(tq, "ObjectiveMet", message);
-      } else {
-        events.warning(tq, reason, message);
-      }
-    }
-    // the reading changes every period: the message is rewritten only with the reason or the verdict
-    String oldMessage = old.condition(Conditions.LATENCY_MET).map(c -> c.getMessage()).orElse(null);
-    Conditions.set(st, Conditions.LATENCY_MET, status, reason, reason.equals(was) && oldMessage != null
-        && "Met".equals(reason) ? oldMessage : message, gen, now);
+    Decision.Note onChange = "Met".equals(reason) ? Decision.Note.normal("ObjectiveMet", message)
+        : Decision.Note.warning(reason, message);
+    // the reading changes every period: a Met message is rewritten only with the reason
+    return new Decision.Report(Conditions.LATENCY_MET, status, reason, message, onChange, "Met".equals(reason));
   }
 
   static String verdict(ProtectionLaw.Verdict v) {
@@ -274,14 +249,14 @@ final class Protection {
 
   /** Reads a period's latencies and uses; the RegionServers once per period (a read resets their histograms). */
   private final class Readings implements ProtectionLoops.Source {
-    private final ClusterState cluster;
-    private final Map<String, TenantQuota> byId;
+    private final ClusterMetrics metrics;
+    private final Map<String, Tenant> byId;
     private final Instant at;
     private UsersMetrics servers;
     private String serversProblem;
 
-    Readings(ClusterState cluster, Map<String, TenantQuota> byId, Instant at) {
-      this.cluster = cluster;
+    Readings(ClusterMetrics metrics, Map<String, Tenant> byId, Instant at) {
+      this.metrics = metrics;
       this.byId = byId;
       this.at = at;
     }
@@ -289,7 +264,7 @@ final class Protection {
     private UsersMetrics servers() {
       if (servers == null && serversProblem == null) {
         try {
-          servers = cluster.allUserMetrics();
+          servers = metrics.allUserMetrics();
         } catch (IOException e) {
           serversProblem = "RegionServer metrics: " + Errors.rootMessage(e);
         }
@@ -301,10 +276,10 @@ final class Protection {
     public Map<String, List<ProtectionLoops.Reading>> latencies(List<ProtectionLoops.Member> protecteds) {
       Map<String, List<ProtectionLoops.Reading>> out = new HashMap<>();
       for (ProtectionLoops.Member m : protecteds) {
-        TenantQuota t = byId.get(m.id());
+        Tenant t = byId.get(m.id());
         List<ProtectionLoops.Reading> rs = new ArrayList<>();
-        for (QosSpec.LatencyObjectiveSpec o : t.getSpec().getQos().getLatencyObjectives()) {
-          rs.add(read(m.id(), t.getSpec(), o));
+        for (QosSpec.LatencyObjectiveSpec o : t.spec().getQos().getLatencyObjectives()) {
+          rs.add(read(m.id(), t.spec(), o));
         }
         out.put(m.id(), rs);
       }
@@ -314,7 +289,7 @@ final class Protection {
     private ProtectionLoops.Reading read(String id, TenantQuotaSpec spec, QosSpec.LatencyObjectiveSpec o) {
       if (o.getSource() == QosSpec.LatencyObjectiveSpec.Source.Prometheus) {
         try {
-          double ms = prometheus.query(o.getPrometheus().getUrl(), o.getPrometheus().getQuery());
+          double ms = metrics.prometheus(o.getPrometheus().getUrl(), o.getPrometheus().getQuery());
           return Double.isNaN(ms) ? ProtectionLoops.Reading.failed("the Prometheus query returned no sample")
               : new ProtectionLoops.Reading(ms, null);
         } catch (IOException e) {
@@ -345,10 +320,9 @@ final class Protection {
     public Map<String, Double> uses(List<ProtectionLoops.Member> sheddables) {
       Map<String, Double> out = new HashMap<>();
       for (ProtectionLoops.Member m : sheddables) {
-        TenantQuota t = byId.get(m.id());
-        String user = t.getSpec().getSubject().getUser();
-        if (user == null || t.getSpec().getSubject().getTable() != null
-            || t.getSpec().getSubject().getNamespace() != null) {
+        Tenant t = byId.get(m.id());
+        String user = t.spec().getSubject().getUser();
+        if (user == null || t.spec().getSubject().getTable() != null || t.spec().getSubject().getNamespace() != null) {
           continue; // HBase counts per user only: the use of a table or namespace is not known
         }
         UsersMetrics values = servers();
@@ -356,7 +330,7 @@ final class Protection {
           previous.remove(m.id());
           continue;
         }
-        Map<String, Long> now = values.ops(user, UserOperations.of(t.getSpec().getQos().getSheddable().getOperations()));
+        Map<String, Long> now = values.ops(user, UserOperations.of(t.spec().getQos().getSheddable().getOperations()));
         Previous before = previous.put(m.id(), new Previous(at, now));
         if (before == null || !before.ops().keySet().equals(now.keySet())) {
           continue;
@@ -365,7 +339,7 @@ final class Protection {
         if (seconds <= 0) {
           continue;
         }
-        boolean cluster = t.getSpec().getScope() == TenantQuotaSpec.Scope.CLUSTER;
+        boolean cluster = t.spec().getScope() == TenantQuotaSpec.Scope.CLUSTER;
         double use = 0;
         boolean reset = false;
         for (var e : now.entrySet()) {

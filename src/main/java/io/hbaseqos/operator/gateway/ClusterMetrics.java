@@ -1,0 +1,26 @@
+package io.hbaseqos.operator.gateway;
+
+import io.hbaseqos.operator.calibration.CounterReading;
+import io.hbaseqos.operator.hbase.UsersMetrics;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.Set;
+
+/**
+ * The metric reads the control loops make of one cluster: the port {@code limit} is given, which
+ * {@link MetricsGateway} serves from the RegionServers and Prometheus and a test serves from memory.
+ */
+public interface ClusterMetrics {
+  /**
+   * A user's counters on each live RegionServer.
+   *
+   * @param notBefore the reading must be taken at or after this moment (null: a recent shared one will do)
+   */
+  CounterReading userCounters(String user, Set<String> ops, Instant notBefore) throws IOException;
+
+  /** Every user's metrics on every live RegionServer, read now (one request per server). */
+  UsersMetrics allUserMetrics() throws IOException;
+
+  /** One instant Prometheus query; NaN when it returns no sample. */
+  double prometheus(String url, String query) throws IOException;
+}

@@ -1,0 +1,80 @@
+package io.hbaseqos.operator.gateway;
+
+import io.hbaseqos.operator.calibration.CounterReading;
+import io.hbaseqos.operator.hbase.InfoServers;
+import io.hbaseqos.operator.hbase.MetricsUnavailableException;
+import io.hbaseqos.operator.hbase.ServerSettings;
+import io.hbaseqos.operator.hbase.UsersMetrics;
+import io.hbaseqos.operator.metrics.PrometheusClient;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What the operator reads of one HBase cluster's load and settings, outside HBase's RPC: the
+ * RegionServers' per-user metrics and quota properties from their info servers, and the
+ * Prometheus queries its tenants declare. A failed read is the reader's problem (a tenant's
+ * {@code MetricsUnavailable}, a condition's Unknown), never the cluster's connection or back-off,
+ * which {@code ClusterState} keeps apart. One gateway per cluster and connection: a changed
+ * connection gets a new one.
+ */
+public final class MetricsGateway implements ClusterMetrics, AutoCloseable {
+
+  /** The live RegionServers' info servers, by server name: host and port. */
+  @FunctionalInterface
+  public interface LiveServers {
+    Map<String, Map.Entry<String, Integer>> infoServers() throws MetricsUnavailableException;
+  }
+
+  private final InfoServers infoServers;
+  private final LiveServers live;
+  private final PrometheusClient prometheus;
+  private volatile Map<String, ServerSettings> serverSettings = Map.of();
+
+  public MetricsGateway(InfoServers infoServers, LiveServers live, PrometheusClient prometheus) {
+    this.infoServers = infoServers;
+    this.live = live;
+    this.prometheus = prometheus;
+  }
+
+  /**
+   * A user's counters on each live RegionServer.
+   *
+   * @param notBefore the reading must be taken at or after this moment (null: a recent shared one will do)
+   */
+  @Override
+  public CounterReading userCounters(String user, Set<String> ops, Instant notBefore) throws IOException {
+    return infoServers.userCounters(live.infoServers(), user, ops, notBefore);
+  }
+
+  /** Every user's metrics on every live RegionServer, read now (one request per server). */
+  @Override
+  public UsersMetrics allUserMetrics() throws IOException {
+    return infoServers.allUsers(live.infoServers());
+  }
+
+  /**
+   * Reads the quota properties of the given RegionServers from their {@code /conf}, and keeps them
+   * for {@link #serverSettings()}.
+   */
+  public void readServerSettings(Map<String, Map.Entry<String, Integer>> servers) {
+    serverSettings = infoServers.quotaSettings(servers);
+  }
+
+  /** The quota properties of each live RegionServer, as last read. */
+  public Map<String, ServerSettings> serverSettings() {
+    return serverSettings;
+  }
+
+  /** One instant query; NaN when it returns no sample. */
+  @Override
+  public double prometheus(String url, String query) throws IOException {
+    return prometheus.query(url, query);
+  }
+
+  @Override
+  public void close() {
+    infoServers.close();
+  }
+}

@@ -1,0 +1,276 @@
+package io.hbaseqos.operator.limit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hbaseqos.operator.api.CalibrationSpec;
+import io.hbaseqos.operator.api.CalibrationStatus;
+import io.hbaseqos.operator.api.Conditions;
+import io.hbaseqos.operator.api.QosSpec;
+import io.hbaseqos.operator.api.QosStatus;
+import io.hbaseqos.operator.api.QuotaSubject;
+import io.hbaseqos.operator.api.TenantQuotaSpec;
+import io.hbaseqos.operator.api.TenantQuotaStatus;
+import io.hbaseqos.operator.api.ThrottleSpec;
+import io.hbaseqos.operator.calibration.CalibrationLoops;
+import io.hbaseqos.operator.calibration.CounterReading;
+import io.hbaseqos.operator.gateway.ClusterMetrics;
+import io.hbaseqos.operator.hbase.UsersMetrics;
+import io.hbaseqos.operator.qos.ProtectionLoops;
+import io.hbaseqos.operator.quota.Limit;
+import io.hbaseqos.operator.quota.Subject;
+import io.hbaseqos.operator.quota.SubjectQuota;
+import io.hbaseqos.operator.quota.ThrottleKind;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The tenant's limit decision without Kubernetes or HBase: tenants are plain data, the cluster's
+ * metrics a port served from memory, the time a parameter.
+ */
+class TenantLimitsTest {
+  static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+  /** Metrics that are never there: both loops must hold what is in force (fail-static). */
+  static final ClusterMetrics NO_METRICS = new ClusterMetrics() {
+    @Override
+    public CounterReading userCounters(String user, Set<String> ops, Instant notBefore) throws IOException {
+      throw new IOException("info port closed");
+    }
+
+    @Override
+    public UsersMetrics allUserMetrics() throws IOException {
+      throw new IOException("info port closed");
+    }
+
+    @Override
+    public double prometheus(String url, String query) throws IOException {
+      throw new IOException("no Prometheus");
+    }
+  };
+
+  final List<Tenant> peers = new ArrayList<>();
+  final TenantLimits limits = new TenantLimits(new CalibrationLoops(), new ProtectionLoops(), key -> peers);
+
+  static TenantQuotaSpec spec(String user, ThrottleSpec... throttles) {
+    TenantQuotaSpec s = new TenantQuotaSpec();
+    s.setSubject(new QuotaSubject(user, null, null));
+    s.setThrottles(new ArrayList<>(List.of(throttles)));
+    return s;
+  }
+
+  static SubjectQuota declared(String user, ThrottleKind kind, long perSecond) {
+    return SubjectQuota.empty(Subject.user(user)).with(kind, new Limit(perSecond, TimeUnit.SECONDS, Limit.Scope.MACHINE));
+  }
+
+  static QosSpec protectedReads(int priority, double boundMillis) {
+    QosSpec.LatencyObjectiveSpec o = new QosSpec.LatencyObjectiveSpec();
+    o.setOperations(QosSpec.LatencyObjectiveSpec.Operations.reads);
+    o.setStatistic(QosSpec.LatencyObjectiveSpec.Statistic.Percentile);
+    o.setPercentile(99.0);
+    o.setBoundMillis(boundMillis);
+    o.setWindow("30s");
+    QosSpec q = new QosSpec();
+    q.setPriority(priority);
+    q.setLatencyObjectives(new ArrayList<>(List.of(o)));
+    return q;
+  }
+
+  static QosSpec sheddable(int priority, long floor, long ceiling) {
+    QosSpec.SheddableSpec s = new QosSpec.SheddableSpec();
+    s.setOperations(CalibrationSpec.Operations.all);
+    s.setFloor(floor);
+    s.setCeiling(ceiling);
+    QosSpec q = new QosSpec();
+    q.setPriority(priority);
+    q.setSheddable(s);
+    return q;
+  }
+
+  static Decision.Report condition(Decision d, String type) {
+    return d.conditions().stream().filter(c -> c.type().equals(type)).reduce((a, b) -> b).orElse(null);
+  }
+
+  @Test
+  void aTenantWithNeitherLoopGetsItsSpecAndNothingElse() {
+    SubjectQuota desired = declared("plain", ThrottleKind.READ_NUMBER, 100);
+    Decision d = limits.decide(new Tenant("ns/plain", "uid-plain", "ns/hb", spec("plain"), null), desired, NO_METRICS, T0);
+    assertThat(d.quota()).isEqualTo(desired);
+    assertThat(d.qos()).isNull();
+    assertThat(d.calibration()).isNull();
+    assertThat(d.conditions()).isEmpty();
+    assertThat(d.notes()).isEmpty();
+    assertThat(d.moved()).isEmpty();
+    assertThat(d.lookAgain()).isNull();
+  }
+
+  @Test
+  void protectionHoldingATenantDownWinsOverItsCalibrationAndHBaseGetsTheLowerLimit() {
+    // a tenant both calibrated (in force: 1000 req/s) and sheddable, last held at 300 by protection
+    TenantQuotaSpec s = spec("batch");
+    s.setQos(sheddable(10, 100, 5000));
+    CalibrationSpec c = new CalibrationSpec();
+    c.setTargetOpsPerSecond(2000L);
+    c.setOperations(CalibrationSpec.Operations.all);
+    c.setPeriod("10s");
+    s.setCalibration(c);
+    TenantQuotaStatus st = new TenantQuotaStatus();
+    QosStatus qos = new QosStatus();
+    qos.setThrottle(ThrottleKind.REQUEST_NUMBER.name());
+    qos.setLimit(300L);
+    qos.setState("Squeezed");
+    st.setQos(qos);
+    CalibrationStatus cs = new CalibrationStatus();
+    cs.setState("Converging");
+    cs.setLimit(1000L);
+    st.setCalibration(cs);
+    Tenant batch = new Tenant("ns/batch", "uid-batch", "ns/hb", s, st);
+    // the protected tenant above it, whose latency cannot be read
+    TenantQuotaSpec us = spec("dash");
+    us.setQos(protectedReads(100, 50));
+    peers.add(new Tenant("ns/dash", "uid-dash", "ns/hb", us, null));
+    peers.add(batch);
+
+    Decision d = limits.decide(batch, declared("batch", ThrottleKind.REQUEST_NUMBER, 1000), NO_METRICS, T0);
+
+    assertThat(d.qos().getLimit()).as("fail-static: the limit in force is held").isEqualTo(300L);
+    assertThat(d.quota().throttles().get(ThrottleKind.REQUEST_NUMBER).perSecond())
+        .as("HBase holds the lower of the two limits, and status names that one").isEqualTo(300.0);
+    assertThat(condition(d, Conditions.CALIBRATED)).satisfies(r -> {
+      assertThat(r.status()).isEqualTo("False");
+      assertThat(r.reason()).isEqualTo("HeldByProtection");
+      assertThat(r.message()).contains("holds the limit at 300 req/sec");
+    });
+    assertThat(d.calibration()).as("calibration waits with its status as it was").isSameAs(cs);
+    assertThat(d.calibrationGauge()).isNull();
+    assertThat(d.protection().shed()).isTrue();
+    assertThat(d.lookAgain()).isNotNull();
+  }
+
+  @Test
+  void aProtectedTenantWhoseLatencyCannotBeReadIsUnknownWithAnEventOnlyWhenTheReasonChanges() {
+    TenantQuotaSpec us = spec("dash");
+    us.setQos(protectedReads(100, 50));
+    Tenant dash = new Tenant("ns/dash", "uid-dash", "ns/hb", us, null);
+    peers.add(dash);
+    Decision d = limits.decide(dash, SubjectQuota.empty(Subject.user("dash")), NO_METRICS, T0);
+    Decision.Report latency = condition(d, Conditions.LATENCY_MET);
+    assertThat(latency.status()).isEqualTo("Unknown");
+    assertThat(latency.reason()).isEqualTo("MetricsUnavailable");
+    assertThat(latency.message()).contains("info port closed");
+    assertThat(latency.onChange()).isEqualTo(Decision.Note.warning("MetricsUnavailable", latency.message()));
+    assertThat(latency.stableMessage()).as("an Unknown reading is rewritten every period").isFalse();
+    assertThat(condition(d, Conditions.SHED).status()).as("not sheddable: no Shed condition").isNull();
+    assertThat(d.quota()).isEqualTo(SubjectQuota.empty(Subject.user("dash")));
+    assertThat(d.protection().limit()).isNaN();
+  }
+
+  @Test
+  void takingTheLoopsOutRemovesTheirConditionsAndStatus() {
+    TenantQuotaStatus st = new TenantQuotaStatus();
+    st.setQos(new QosStatus());
+    st.setCalibration(new CalibrationStatus());
+    Tenant t = new Tenant("ns/was", "uid-was", "ns/hb", spec("was"), st);
+    Decision d = limits.decide(t, declared("was", ThrottleKind.READ_NUMBER, 100), NO_METRICS, T0);
+    assertThat(d.qos()).isNull();
+    assertThat(d.calibration()).isNull();
+    assertThat(d.conditions()).extracting(Decision.Report::type).containsExactly(Conditions.LATENCY_MET,
+        Conditions.SHED, Conditions.CALIBRATED);
+    assertThat(d.conditions()).allSatisfy(r -> assertThat(r.status()).isNull());
+    assertThat(d.quota().throttles().get(ThrottleKind.READ_NUMBER).perSecond()).isEqualTo(100.0);
+  }
+
+  @Test
+  void aCalibratedTenantWithoutMetricsKeepsItsLimitAndIsAskedAgainAtItsPeriod() {
+    TenantQuotaSpec s = spec("cal");
+    CalibrationSpec c = new CalibrationSpec();
+    c.setTargetOpsPerSecond(2000L);
+    c.setOperations(CalibrationSpec.Operations.reads);
+    c.setPeriod("10s");
+    s.setCalibration(c);
+    Tenant t = new Tenant("ns/cal", "uid-cal", "ns/hb", s, null);
+    SubjectQuota desired = declared("cal", ThrottleKind.READ_NUMBER, 700);
+    Decision first = limits.decide(t, desired, NO_METRICS, T0);
+    assertThat(first.quota()).isEqualTo(desired);
+    assertThat(first.calibration()).isNotNull();
+    assertThat(first.calibrationGauge().target()).isEqualTo(2000.0);
+    assertThat(first.lookAgain()).isPositive().isLessThanOrEqualTo(java.time.Duration.ofSeconds(11));
+    assertThat(condition(first, Conditions.CALIBRATED).status()).isEqualTo("False");
+
+    Decision later = limits.decide(new Tenant("ns/cal", "uid-cal", "ns/hb", s, statusWith(first)), desired, NO_METRICS,
+        T0.plusSeconds(10));
+    assertThat(later.quota()).as("no measurement, no move").isEqualTo(desired);
+    assertThat(later.calibration().getState()).isEqualTo("MetricsUnavailable");
+    assertThat(later.notes()).extracting(Decision.Note::reason).contains("CalibrationMetricsUnavailable");
+  }
+
+  static TenantQuotaStatus statusWith(Decision d) {
+    TenantQuotaStatus st = new TenantQuotaStatus();
+    st.setQos(d.qos());
+    st.setCalibration(d.calibration());
+    return st;
+  }
+
+  @Test
+  void aDeletedTenantIsForgottenByBothLoops() {
+    TenantQuotaSpec s = spec("gone");
+    s.setQos(sheddable(10, 100, 5000));
+    Tenant t = new Tenant("ns/gone", "uid-gone", "ns/hb", s, null);
+    peers.add(t);
+    TenantQuotaSpec us = spec("dash");
+    us.setQos(protectedReads(100, 50));
+    peers.add(new Tenant("ns/dash", "uid-dash", "ns/hb", us, null));
+    assertThat(limits.decide(t, SubjectQuota.empty(Subject.user("gone")), NO_METRICS, T0).qos().getLimit())
+        .as("a new sheddable tenant starts at its ceiling").isEqualTo(5000L);
+    limits.forget("ns/gone", "uid-gone");
+    // re-created under the same name with a last status of 300: the loop resumes from status, not from memory
+    TenantQuotaStatus st = new TenantQuotaStatus();
+    QosStatus q = new QosStatus();
+    q.setThrottle(ThrottleKind.REQUEST_NUMBER.name());
+    q.setLimit(300L);
+    st.setQos(q);
+    Tenant again = new Tenant("ns/gone", "uid-gone-2", "ns/hb", s, st);
+    peers.set(0, again);
+    assertThat(limits.decide(again, SubjectQuota.empty(Subject.user("gone")), NO_METRICS, T0.plusSeconds(1)).qos()
+        .getLimit()).isEqualTo(300L);
+  }
+
+  @Test
+  void readingsOfOnePeriodAreSharedByEveryTenantOfTheCluster() {
+    TenantQuotaSpec us = spec("dash");
+    us.setQos(protectedReads(100, 50));
+    Tenant dash = new Tenant("ns/dash", "uid-dash", "ns/hb", us, null);
+    TenantQuotaSpec ts = spec("batch");
+    ts.setQos(sheddable(10, 100, 5000));
+    Tenant batch = new Tenant("ns/batch", "uid-batch", "ns/hb", ts, null);
+    peers.addAll(List.of(dash, batch));
+    int[] reads = new int[1];
+    ClusterMetrics counting = new ClusterMetrics() {
+      @Override
+      public CounterReading userCounters(String user, Set<String> ops, Instant notBefore) throws IOException {
+        throw new IOException("not used");
+      }
+
+      @Override
+      public UsersMetrics allUserMetrics() {
+        reads[0]++;
+        return new UsersMetrics(Map.of("rs1", Map.of()));
+      }
+
+      @Override
+      public double prometheus(String url, String query) throws IOException {
+        throw new IOException("not used");
+      }
+    };
+    limits.decide(dash, SubjectQuota.empty(Subject.user("dash")), counting, T0);
+    limits.decide(batch, SubjectQuota.empty(Subject.user("batch")), counting, T0.plusSeconds(1));
+    assertThat(reads[0]).as("one read of the RegionServers per period, whichever tenant asks").isEqualTo(1);
+    limits.decide(batch, SubjectQuota.empty(Subject.user("batch")), counting, T0.plusSeconds(31));
+    assertThat(reads[0]).isEqualTo(2);
+  }
+}
