@@ -1,6 +1,7 @@
 package io.hbaseqos.operator.app;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.hbaseqos.operator.calibration.CalibrationLoops;
 import io.hbaseqos.operator.cluster.ClusterConnections;
 import io.hbaseqos.operator.hbase.BackendFactory;
@@ -37,12 +38,20 @@ public class OperatorBeans {
   /**
    * The Lease used when leader election is on (the "cluster" profile): only the leader reconciles;
    * the others keep warm caches and take over within the lease duration after the leader is gone.
-   * A leader that cannot renew in time exits, so two instances never write at once. The identity
+   * A leader that cannot renew in time exits ({@link Leadership}), so two instances never write at once. The identity
    * is the pod name (unique per replica), falling back to host name and process id.
    */
+  /** Whether this replica leads; leader election is on in the "cluster" profile (see application.properties). */
   @Produces
   @Singleton
-  LeaderElectionConfiguration leaderElection(
+  Leadership leadership(
+      @ConfigProperty(name = "hbaseqos.leader-election.enabled", defaultValue = "false") boolean enabled) {
+    return Leadership.elected(enabled);
+  }
+
+  @Produces
+  @Singleton
+  LeaderElectionConfiguration leaderElection(Leadership leadership,
       @ConfigProperty(name = "hbaseqos.leader-election.lease-name", defaultValue = "hbase-qos-operator") String name,
       @ConfigProperty(name = "hbaseqos.leader-election.lease-namespace") Optional<String> namespace,
       @ConfigProperty(name = "hbaseqos.leader-election.lease-duration", defaultValue = "15s") Duration lease,
@@ -54,7 +63,9 @@ public class OperatorBeans {
             + ProcessHandle.current().pid()));
     LeaderElectionConfigurationBuilder b = LeaderElectionConfigurationBuilder.aLeaderElectionConfiguration(name)
         .withIdentity(id).withLeaseDuration(lease).withRenewDeadline(renew).withRetryPeriod(retry)
-        .withExitOnStopLeading(true);
+        // Leadership exits on a lost lease itself, except during a shutdown (exiting there hangs)
+        .withExitOnStopLeading(false)
+        .withLeaderCallbacks(new LeaderCallbacks(leadership::startedLeading, leadership::stoppedLeading, leader -> { }));
     namespace.filter(s -> !s.isBlank()).ifPresent(b::withLeaseNamespace);
     return b.build();
   }

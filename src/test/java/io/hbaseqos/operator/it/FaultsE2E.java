@@ -233,18 +233,46 @@ class FaultsE2E {
     awaitConverged(k8s, ns, 90, first);
     assertThat(raw(m)).hasSize(6);
     assertThat(k8s.leases().inNamespace(ns).withName("lease-" + m).get().getSpec().getHolderIdentity()).isEqualTo("first");
+    assertThat(first.get("/q/health/ready").statusCode()).as("the leader is ready").isEqualTo(200);
+    assertThat(second.get("/q/health/live").statusCode()).as("a standby is live").isEqualTo(200);
+    assertThat(second.get("/q/health/ready").statusCode()).as("a standby is not ready").isEqualTo(503);
     first.kill();
     delete(ns, "l0", "l1", "l2");
     edit(ns, "l3", tq -> tq.getSpec().setThrottles(new ArrayList<>(List.of(t(ThrottleKind.WRITE_NUMBER, "23req/sec")))));
     await().atMost(90, TimeUnit.SECONDS).until(() -> get(ns, "l0") == null && get(ns, "l1") == null && get(ns, "l2") == null);
     awaitConverged(k8s, ns, 60, second);
     assertThat(k8s.leases().inNamespace(ns).withName("lease-" + m).get().getSpec().getHolderIdentity()).isEqualTo("second");
+    await().atMost(30, TimeUnit.SECONDS).until(() -> second.get("/q/health/ready").statusCode() == 200);
     assertThat(raw(m)).isEqualTo(cells(
         "u.l3-" + m + " q:s", "write_num=23/SECONDS",
         "u.l4-" + m + " q:s", "req_num=24/SECONDS", "u.l5-" + m + " q:s", "req_num=25/SECONDS"));
     double writes = second.metric("hbaseqos_quota_writes_total");
     System.out.printf("fault: leader failover: the new leader made %d writes for 4 pending changes%n", (long) writes);
     assertThat(writes).isLessThanOrEqualTo(5);
+  }
+
+  /**
+   * SIGTERM, as Kubernetes stops a pod, to a leader with leader election on: it exits well within the
+   * chart's grace period (30 s), instead of hanging in its shutdown until SIGKILL.
+   */
+  @Test
+  void aLeaderStoppedWithSigtermExitsWithinTheGracePeriod() throws Exception {
+    String ns = namespace("fault-sigterm");
+    String m = marker();
+    k8s.resource(hbaseCluster(ns, "hb")).create();
+    OperatorProcess leader = operator(KubeApi.kubeconfig(), Map.of("QUARKUS_PROFILE", "cluster",
+        "HBASEQOS_LEADER_ELECTION_LEASE_NAME", "lease-" + m, "HBASEQOS_LEADER_ELECTION_LEASE_NAMESPACE", ns,
+        "HBASEQOS_LEADER_ELECTION_IDENTITY", "only"));
+    k8s.resource(tenant(ns, "s0", "hb", user("s0-" + m), t(ThrottleKind.REQUEST_NUMBER, "20req/sec"))).create();
+    awaitConverged(k8s, ns, 90, leader);
+    assertThat(leader.get("/q/health/ready").statusCode()).isEqualTo(200);
+    ProcessHandle process = ProcessHandle.of(leader.pid()).orElseThrow();
+    long start = System.nanoTime();
+    assertThat(process.destroy()).as("SIGTERM sent").isTrue();
+    // waiting for an exit, bounded by the grace period Kubernetes would give the pod
+    process.onExit().get(30, TimeUnit.SECONDS);
+    System.out.printf("fault: SIGTERM to a leader: exited after %.1f s%n", (System.nanoTime() - start) / 1e9);
+    assertThat(leader.logTail(40)).doesNotContain("lost the lease: exiting");
   }
 
   static Map<String, String> with(Map<String, String> base, String k, String v) {
