@@ -38,9 +38,10 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 - apiGroups: [hbaseqos.io]
   resources: [hbaseclusters/status, tenantquotas/status]
   verbs: [patch]
+# events: a repeat raises the count of the Event already created (patch), as Kubernetes aggregates them
 - apiGroups: [""]
   resources: [events]
-  verbs: [create]
+  verbs: [create, patch]
 # HBaseCluster topology: the RegionServer and master StatefulSets, their pods (read only), the
 # hbase-site.xml ConfigMap, headless Services and PodDisruptionBudgets (written by server-side
 # apply; removed by garbage collection through owner references, never deleted by the operator)

@@ -98,7 +98,12 @@ public class EventRecorder implements AutoCloseable {
               io.fabric8.kubernetes.client.dsl.base.PatchContext.of(io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
               "{\"count\":" + r.count() + ",\"lastTimestamp\":\"" + now + "\"}");
         } catch (RuntimeException e) {
-          LOG.debugf("could not update event %s: %s", reason, e.getMessage()); // expired: the next one is created anew
+          if (e instanceof io.fabric8.kubernetes.client.KubernetesClientException k && k.getCode() == 403) {
+            // the operator's RBAC lacks patch on events: every repeat would be a new Event
+            LOG.warnf("could not raise the count of event %s (forbidden): %s", reason, e.getMessage());
+          } else {
+            LOG.debugf("could not update event %s: %s", reason, e.getMessage()); // expired: created anew next time
+          }
           synchronized (sent) {
             sent.remove(key);
           }

@@ -169,6 +169,8 @@ class HelmInstallE2E {
     assertThat(canI("patch", "tenantquotas.hbaseqos.io", "default")).isEqualTo("yes");
     assertThat(canI("patch", "tenantquotas.hbaseqos.io/status", "default")).isEqualTo("yes");
     assertThat(canI("create", "events", "default")).isEqualTo("yes");
+    assertThat(canI("patch", "events", "default")).as("a repeated event raises its count").isEqualTo("yes");
+    assertThat(canI("delete", "events", "default")).isEqualTo("no");
     assertThat(canI("patch", "leases.coordination.k8s.io", RELEASE_NS)).isEqualTo("yes");
     assertThat(canI("patch", "leases.coordination.k8s.io", "default")).isEqualTo("no");
     assertThat(canI("delete", "tenantquotas.hbaseqos.io", "default")).isEqualTo("no");
