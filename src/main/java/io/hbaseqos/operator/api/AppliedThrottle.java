@@ -1,7 +1,14 @@
 package io.hbaseqos.operator.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.hbaseqos.operator.quota.Limit;
+import io.hbaseqos.operator.quota.LimitSyntax;
+import io.hbaseqos.operator.quota.ThrottleKind;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /** A throttle as it is in HBase now. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -11,6 +18,14 @@ public class AppliedThrottle {
   private String scope;
 
   public AppliedThrottle() {}
+
+  /** Throttles as status lists them, in type order. */
+  public static List<AppliedThrottle> listOf(Map<ThrottleKind, Limit> throttles) {
+    List<AppliedThrottle> out = new ArrayList<>();
+    new TreeMap<>(throttles).forEach((k, l) ->
+        out.add(new AppliedThrottle(k.name(), LimitSyntax.format(k, l), l.scope().name())));
+    return out;
+  }
 
   public AppliedThrottle(String type, String limit, String scope) {
     this.type = type;

@@ -8,6 +8,28 @@ public sealed interface QuotaOp {
 
   Subject subject();
 
+  /** The writes in words, for events: {@code set READ_NUMBER=100req/sec, removed WRITE_SIZE for user=alice}. */
+  static String describe(java.util.List<QuotaOp> ops) {
+    return ops.stream().map(op -> {
+      if (op instanceof SetThrottle s) {
+        return "set " + s.kind() + "=" + LimitSyntax.format(s.kind(), s.limit());
+      }
+      if (op instanceof RemoveThrottle r) {
+        return "removed " + r.kind();
+      }
+      if (op instanceof SetBypassGlobals b) {
+        return "bypassGlobals=" + b.bypass();
+      }
+      if (op instanceof SetSpace sp) {
+        return "set SPACE=" + sp.limit().describe();
+      }
+      if (op instanceof RemoveSpace) {
+        return "removed SPACE";
+      }
+      return "dropped the empty settings cell of user " + op.subject().user();
+    }).collect(java.util.stream.Collectors.joining(", ", "", " for " + ops.get(0).subject()));
+  }
+
   /** Sets (adds or changes) one throttle type. */
   record SetThrottle(Subject subject, ThrottleKind kind, Limit limit) implements QuotaOp {}
 

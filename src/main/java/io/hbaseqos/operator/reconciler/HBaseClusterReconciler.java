@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.hbaseqos.operator.api.AppliedThrottle;
 import io.hbaseqos.operator.api.Conditions;
 import io.hbaseqos.operator.api.DesiredQuotas;
 import io.hbaseqos.operator.api.HBaseCluster;
@@ -22,6 +23,7 @@ import io.hbaseqos.operator.ownership.Ownership;
 import io.hbaseqos.operator.quota.Durations;
 import io.hbaseqos.operator.quota.RegionServerPolicy;
 import io.hbaseqos.operator.quota.RuntimeSetting;
+import io.hbaseqos.operator.sync.PolicySync;
 import io.hbaseqos.operator.sync.Resync;
 import io.hbaseqos.operator.topology.ClusterObjects;
 import io.hbaseqos.operator.topology.Layout;
@@ -146,6 +148,12 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
       String msg = String.join("; ", errors);
       if (status.setNotingReason(Conditions.READY, false, "InvalidSpec", msg, Decision.Note.warning("InvalidSpec", msg))) {
         metrics.invalidResource("HBaseCluster");
+      }
+      if (hc.getSpec() != null && hc.getSpec().getConnection() != null
+          && hc.getSpec().getConnection().getZookeeperQuorum() != null) {
+        // the tenants' quotas are still kept: drift corrected, usage read; nothing removed as unmanaged
+        connections.stateFor(hc);
+        resync.scheduleRetaining(hc);
       }
       return finish(context, status);
     }
@@ -288,24 +296,24 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
       return null;
     }
     try {
-      RegionServerPolicy actual = state.readRegionServerPolicy();
-      List<RegionServerPolicy.Op> ops = RegionServerPolicy.plan(desired, actual);
-      for (RegionServerPolicy.Op op : ops) {
-        state.apply(op);
-        actual = actual.after(op);
-      }
-      if (!ops.isEmpty()) {
-        boolean drift = Objects.equals(old.getObservedGeneration(), status.gen)
-            && "Applied".equals(Conditions.reason(old, Conditions.THROTTLE_POLICY));
-        if (drift) {
+      // as for a tenant: seen holding exactly this at this generation, a difference now is drift
+      boolean settled = status.heldAtThisGeneration(Conditions.THROTTLE_POLICY)
+          && (desired.throttles() == null || AppliedThrottle.listOf(desired.throttles()).equals(
+              old.getRegionServerThrottles() == null ? List.of() : old.getRegionServerThrottles()))
+          && (desired.exceedThrottle() == null || desired.exceedThrottle().equals(old.getExceedThrottleEnabled()))
+          && (desired.rpcThrottle() == null || desired.rpcThrottle().equals(old.getRpcThrottleEnabled()));
+      PolicySync.Outcome out = PolicySync.sync(state, desired, settled);
+      RegionServerPolicy actual = out.now();
+      switch (out.result()) {
+        case DRIFT_CORRECTED -> {
           metrics.driftCorrected(state.id());
           status.warning("DriftCorrected", "restored the cluster-wide throttle policy to " + desired.describe()
-              + " (changed outside the operator)");
-        } else {
-          status.normal("ThrottlePolicyApplied", desired.describe());
+              + " (found " + out.found().describe() + ", changed outside the operator)");
         }
+        case WRITTEN -> status.normal("ThrottlePolicyApplied", desired.describe());
+        case UNCHANGED -> { }
       }
-      st.setRegionServerThrottles(TenantQuotaReconciler.render(actual.throttles()));
+      st.setRegionServerThrottles(AppliedThrottle.listOf(actual.throttles()));
       st.setExceedThrottleEnabled(actual.exceedThrottle());
       st.setRpcThrottleEnabled(actual.rpcThrottle());
       status.set(Conditions.THROTTLE_POLICY, true, "Applied", "HBase holds " + desired.describe());

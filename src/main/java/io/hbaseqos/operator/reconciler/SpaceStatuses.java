@@ -8,7 +8,6 @@ import io.hbaseqos.operator.metrics.OperatorMetrics;
 import io.hbaseqos.operator.quota.SpaceLimit;
 import io.hbaseqos.operator.quota.SpaceUsage;
 import io.hbaseqos.operator.quota.Subject;
-import java.time.Instant;
 
 /** A space quota's usage as status, the SpaceQuotaViolated condition, events and gauges. */
 final class SpaceStatuses {
@@ -19,14 +18,15 @@ final class SpaceStatuses {
    * @param usage the master's last report for the subject (null: none yet)
    * @param usageRead whether usage has been read at all since the operator connected
    */
-  static void report(TenantQuota tq, TenantQuotaStatus old, TenantQuotaStatus st, Subject subject,
-      SpaceLimit inHBase, SpaceUsage usage, boolean usageRead, Long gen, Instant now, EventRecorder events,
-      OperatorMetrics metrics) {
+  static void report(TenantQuota tq, StatusAggregator<TenantQuotaStatus> status, Subject subject,
+      SpaceLimit inHBase, SpaceUsage usage, boolean usageRead, OperatorMetrics metrics) {
+    TenantQuotaStatus old = status.old;
+    TenantQuotaStatus st = status.st;
     String ns = tq.getMetadata().getNamespace();
     String name = tq.getMetadata().getName();
     if (inHBase == null) {
       st.setSpace(null);
-      Conditions.remove(st, Conditions.SPACE_VIOLATED);
+      status.remove(Conditions.SPACE_VIOLATED);
       metrics.forgetSpace(ns, name);
       return;
     }
@@ -40,7 +40,7 @@ final class SpaceStatuses {
           Boolean.TRUE.equals(before.getInViolation()));
       return;
     }
-    SpaceStatus s = SpaceStatus.of(inHBase, usage, table, before, now);
+    SpaceStatus s = SpaceStatus.of(inHBase, usage, table, before, status.now);
     st.setSpace(s);
     metrics.space(ns, name, s.getUsedBytes() == null ? Double.NaN : s.getUsedBytes(), inHBase.bytes(),
         Boolean.TRUE.equals(s.getInViolation()));
@@ -51,18 +51,18 @@ final class SpaceStatuses {
         ? subject + " is over its space limit of " + SpaceLimit.formatSize(inHBase.bytes()) + ": HBase enforces "
             + policy + " (" + effect(policy, table) + ") until usage is back under the limit or the limit is raised"
         : "usage is within the space limit of " + SpaceLimit.formatSize(inHBase.bytes());
-    Conditions.set(st, Conditions.SPACE_VIOLATED, is, is ? policy : "WithinLimit", message, gen, now);
+    status.set(Conditions.SPACE_VIOLATED, is, is ? policy : "WithinLimit", message);
     if (is && !was) {
-      events.warning(tq, "SpaceQuotaViolated", message + "; " + s.getUsage());
+      status.warning("SpaceQuotaViolated", message + "; " + s.getUsage());
       if (Boolean.TRUE.equals(s.getTableDisabled())) {
-        events.warning(tq, "TableDisabledBySpaceQuota", "HBase disabled table " + subject.table()
+        status.warning("TableDisabledBySpaceQuota", "HBase disabled table " + subject.table()
             + ": it is over its space limit and its policy is DISABLE");
       } else if ("DISABLE".equals(policy) && !table) {
-        events.warning(tq, "TableDisabledBySpaceQuota", "HBase disables the tables of namespace "
+        status.warning("TableDisabledBySpaceQuota", "HBase disables the tables of namespace "
             + subject.namespace() + ": it is over its space limit and its policy is DISABLE");
       }
     } else if (!is && was) {
-      events.normal(tq, "SpaceQuotaRestored", subject + " is back within its space limit (" + s.getUsage()
+      status.normal("SpaceQuotaRestored", subject + " is back within its space limit (" + s.getUsage()
           + "): HBase no longer enforces " + old.condition(Conditions.SPACE_VIOLATED).map(c -> c.getReason())
           .orElse("the policy"));
     }

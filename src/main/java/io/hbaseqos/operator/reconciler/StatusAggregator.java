@@ -51,6 +51,15 @@ final class StatusAggregator<S extends ConditionedStatus> {
     Conditions.remove(st, type);
   }
 
+  /**
+   * Whether the status last written was of this generation with the condition True: what it showed
+   * as held then was what this generation asks for, so a difference found now was made outside the
+   * operator (the drift rule of tenants, namespaces and the cluster-wide policy).
+   */
+  boolean heldAtThisGeneration(String type) {
+    return Objects.equals(old.getObservedGeneration(), gen) && Conditions.isTrue(old, type);
+  }
+
   /** The condition's reason in the status last written (null: no such condition). */
   String reasonWas(String type) {
     return Conditions.reason(old, type);

@@ -20,13 +20,10 @@ import io.hbaseqos.operator.metrics.OperatorMetrics;
 import io.hbaseqos.operator.ownership.Ownership;
 import io.hbaseqos.operator.ownership.RetainedSubjects;
 import io.hbaseqos.operator.quota.HBaseVersion;
-import io.hbaseqos.operator.quota.Limit;
-import io.hbaseqos.operator.quota.LimitSyntax;
 import io.hbaseqos.operator.quota.NamespaceLimits;
 import io.hbaseqos.operator.quota.QuotaOp;
 import io.hbaseqos.operator.quota.Subject;
 import io.hbaseqos.operator.quota.SubjectQuota;
-import io.hbaseqos.operator.quota.ThrottleKind;
 import io.hbaseqos.operator.sync.NamespaceSync;
 import io.hbaseqos.operator.sync.QuotaSync;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -291,8 +288,8 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
   }
 
   private void apply(Pass p, ClusterState cluster, SubjectQuota desired) throws IOException {
-    boolean settled = Objects.equals(p.old.getObservedGeneration(), p.gen) && Conditions.isTrue(p.old, Conditions.READY)
-        && render(desired).equals(p.old.getThrottles())
+    boolean settled = p.status.heldAtThisGeneration(Conditions.READY)
+        && AppliedThrottle.listOf(desired.throttles()).equals(p.old.getThrottles())
         && Objects.equals(p.old.getBypassGlobals(), desired.bypassGlobals() ? Boolean.TRUE : null)
         && Objects.equals(p.old.getSpace() == null ? null : p.old.getSpace().getLimitBytes(),
             desired.space() == null ? null : desired.space().bytes())
@@ -313,7 +310,7 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
       }
       case WRITTEN -> {
         p.st.setLastSyncTime(p.now.toString());
-        p.status.normal("Applied", describe(out.written()));
+        p.status.normal("Applied", QuotaOp.describe(out.written()));
         p.status.set(Conditions.SYNCED, true, "Applied", "HBase holds " + desired.describe());
       }
       case UNCHANGED -> {
@@ -325,12 +322,12 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
     }
     p.st.setSubject(desired.subject().toString());
     SubjectQuota inHBase = cluster.actual(desired.subject());
-    p.st.setThrottles(render(inHBase));
+    p.st.setThrottles(AppliedThrottle.listOf(inHBase.throttles()));
     metrics.tenantLimits(p.tq.getMetadata().getNamespace(), p.tq.getMetadata().getName(), inHBase.throttles());
     p.st.setBypassGlobals(inHBase.bypassGlobals() ? Boolean.TRUE : null);
     p.st.setSummary(inHBase.describe());
-    SpaceStatuses.report(p.tq, p.old, p.st, desired.subject(), inHBase.space(), cluster.spaceUsage(desired.subject()),
-        cluster.spaceUsageRead(), p.gen, p.now, events, metrics);
+    SpaceStatuses.report(p.tq, p.status, desired.subject(), inHBase.space(), cluster.spaceUsage(desired.subject()),
+        cluster.spaceUsageRead(), metrics);
     p.ready(true, "Synced", "throttles applied to HBase cluster " + p.tq.getSpec().getClusterRef().getName());
     namespaceLimits(p, cluster, desired.subject());
   }
@@ -353,8 +350,8 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
       return;
     }
     NamespaceStatus was = p.old.getNamespace();
-    boolean settled = Objects.equals(p.old.getObservedGeneration(), p.gen) && Conditions.isTrue(p.old, Conditions.READY)
-        && was != null && Boolean.TRUE.equals(was.getExists()) && Objects.equals(was.getMaxTables(), desired.maxTables())
+    boolean settled = p.status.heldAtThisGeneration(Conditions.READY) && was != null
+        && Boolean.TRUE.equals(was.getExists()) && Objects.equals(was.getMaxTables(), desired.maxTables())
         && Objects.equals(was.getMaxRegions(), desired.maxRegions());
     NamespaceSync.Outcome out = NamespaceSync.sync(cluster, ns, desired, settled);
     switch (out.result()) {
@@ -452,38 +449,5 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
     metrics.forgetProtection(tq.getMetadata().getNamespace(), tq.getMetadata().getName());
     metrics.forgetTenant(tq.getMetadata().getNamespace(), tq.getMetadata().getName());
     return DeleteControl.defaultDelete();
-  }
-
-  static List<AppliedThrottle> render(SubjectQuota q) {
-    return render(q.throttles());
-  }
-
-  /** Throttles as status lists them, in type order. */
-  static List<AppliedThrottle> render(java.util.Map<ThrottleKind, Limit> throttles) {
-    List<AppliedThrottle> out = new ArrayList<>();
-    new java.util.TreeMap<>(throttles).forEach((k, l) ->
-        out.add(new AppliedThrottle(k.name(), LimitSyntax.format(k, l), l.scope().name())));
-    return out;
-  }
-
-  static String describe(List<QuotaOp> ops) {
-    return ops.stream().map(op -> {
-      if (op instanceof QuotaOp.SetThrottle s) {
-        return "set " + s.kind() + "=" + LimitSyntax.format(s.kind(), s.limit());
-      }
-      if (op instanceof QuotaOp.RemoveThrottle r) {
-        return "removed " + r.kind();
-      }
-      if (op instanceof QuotaOp.SetBypassGlobals b) {
-        return "bypassGlobals=" + b.bypass();
-      }
-      if (op instanceof QuotaOp.SetSpace sp) {
-        return "set SPACE=" + sp.limit().describe();
-      }
-      if (op instanceof QuotaOp.RemoveSpace) {
-        return "removed SPACE";
-      }
-      return "dropped the empty settings cell of user " + op.subject().user();
-    }).collect(Collectors.joining(", ", "", " for " + ops.get(0).subject()));
   }
 }

@@ -46,6 +46,7 @@ import org.jboss.logging.Logger;
  */
 public final class Resync implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(Resync.class);
+  static final Duration DEFAULT_PERIOD = Duration.ofSeconds(60);
 
   /** How the resync reaches the reconcilers and reports: a small port, implemented outside this package. */
   public interface Listener {
@@ -61,7 +62,7 @@ public final class Resync implements AutoCloseable {
   public record Policy(Duration period, QuotaSettingsSpec.UnmanagedPolicy unmanaged, List<Pattern> ignore) {
     public static Policy of(QuotaSettingsSpec q) {
       QuotaSettingsSpec s = q == null ? new QuotaSettingsSpec() : q;
-      return new Policy(Durations.parse(s.getResyncPeriod(), Duration.ofSeconds(60)),
+      return new Policy(Durations.parse(s.getResyncPeriod(), DEFAULT_PERIOD),
           s.getUnmanagedPolicy() == null ? QuotaSettingsSpec.UnmanagedPolicy.Retain : s.getUnmanagedPolicy(),
           s.getUnmanagedIgnore() == null ? List.of() : s.getUnmanagedIgnore().stream().map(Pattern::compile).toList());
     }
@@ -115,8 +116,32 @@ public final class Resync implements AutoCloseable {
 
   /** Starts or updates the resync loop of a cluster (the first resync runs at once). */
   public void schedule(HBaseCluster hc) {
+    schedule(ClusterConnections.key(hc), Policy.of(hc.getSpec().getQuotas()));
+  }
+
+  /**
+   * Keeps the cluster's resync going while its spec cannot be taken whole (a field the operator
+   * refuses, or a topology it cannot plan): tenants' drift is still corrected and space usage still
+   * read, but nothing is removed as unmanaged, whatever an earlier spec said, until the spec is valid
+   * again. The period is the declared one if it can be read, else the one in force (60 s at first).
+   */
+  public void scheduleRetaining(HBaseCluster hc) {
     String key = ClusterConnections.key(hc);
-    Policy policy = Policy.of(hc.getSpec().getQuotas());
+    Policy before = policies.get(key);
+    Duration period = before == null ? DEFAULT_PERIOD : before.period();
+    QuotaSettingsSpec q = hc.getSpec().getQuotas();
+    try {
+      Duration declared = Durations.parse(q == null ? null : q.getResyncPeriod(), DEFAULT_PERIOD);
+      if (declared.compareTo(Duration.ofSeconds(1)) >= 0) {
+        period = declared;
+      }
+    } catch (IllegalArgumentException e) {
+      // the period is the field refused: the one in force stays
+    }
+    schedule(key, new Policy(period, QuotaSettingsSpec.UnmanagedPolicy.Retain, List.of()));
+  }
+
+  private void schedule(String key, Policy policy) {
     policies.put(key, policy);
     loops.compute(key, (k, loop) -> {
       if (loop != null && loop.period().equals(policy.period())) {

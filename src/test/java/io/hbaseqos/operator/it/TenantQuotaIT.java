@@ -24,6 +24,7 @@ import io.hbaseqos.operator.support.KubeApi;
 import io.hbaseqos.operator.support.StandaloneHBase;
 import io.hbaseqos.operator.support.OperatorHarness;
 import io.hbaseqos.operator.support.QuotaTableRaw;
+import io.hbaseqos.operator.support.TenantStatus;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -66,34 +67,23 @@ class TenantQuotaIT {
   }
 
   TenantQuota get(String name) {
-    return k8s.resources(TenantQuota.class).inNamespace(ns).withName(name).get();
+    return TenantStatus.get(k8s, ns, name);
   }
 
   Condition condition(String name, String type) {
-    TenantQuota tq = get(name);
-    return tq == null || tq.getStatus() == null ? null : tq.getStatus().condition(type).orElse(null);
+    return TenantStatus.condition(k8s, ns, name, type);
   }
 
   void awaitReady(String name) {
-    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> {
-      TenantQuota tq = get(name);
-      assertThat(tq.getStatus()).isNotNull();
-      assertThat(tq.getStatus().getObservedGeneration()).isEqualTo(tq.getMetadata().getGeneration());
-      assertThat(condition(name, "Ready").getStatus()).isEqualTo("True");
-    });
+    TenantStatus.awaitReady(k8s, ns, name);
   }
 
   void awaitReason(String name, String reason) {
-    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> {
-      Condition c = condition(name, "Ready");
-      assertThat(c).isNotNull();
-      assertThat(c.getReason()).isEqualTo(reason);
-    });
+    TenantStatus.awaitReason(k8s, ns, name, reason);
   }
 
   List<Event> events(String name) {
-    return k8s.v1().events().inNamespace(ns).list().getItems().stream()
-        .filter(e -> name.equals(e.getInvolvedObject().getName())).toList();
+    return TenantStatus.events(k8s, ns, name);
   }
 
   @Test

@@ -12,18 +12,24 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hbaseqos.operator.api.ConnectionSpec;
 import io.hbaseqos.operator.api.HBaseCluster;
+import io.hbaseqos.operator.api.NamespaceLimitsSpec;
+import io.hbaseqos.operator.api.SpaceSpec;
 import io.hbaseqos.operator.api.TenantQuota;
 import io.hbaseqos.operator.api.TenantQuotaSpec;
 import io.hbaseqos.operator.api.ThrottlePolicySpec;
 import io.hbaseqos.operator.cluster.ClusterConnections;
 import io.hbaseqos.operator.hbase.MemoryQuotaTable;
 import io.hbaseqos.operator.quota.Limit;
+import io.hbaseqos.operator.quota.NamespaceLimits;
+import io.hbaseqos.operator.quota.SpaceLimit;
+import io.hbaseqos.operator.quota.SpaceUsage;
 import io.hbaseqos.operator.quota.QuotaOp;
 import io.hbaseqos.operator.quota.Subject;
 import io.hbaseqos.operator.quota.ThrottleKind;
 import io.hbaseqos.operator.support.KubeApi;
 import io.hbaseqos.operator.support.OperatorHarness;
 import io.hbaseqos.operator.support.Resources;
+import io.hbaseqos.operator.support.TenantStatus;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -87,7 +93,7 @@ class ReconcilersMiddleIT {
   }
 
   TenantQuota get(String name) {
-    return k8s.resources(TenantQuota.class).inNamespace(ns).withName(name).get();
+    return TenantStatus.get(k8s, ns, name);
   }
 
   HBaseCluster hc(String name) {
@@ -95,28 +101,21 @@ class ReconcilersMiddleIT {
   }
 
   Condition condition(String name, String type) {
-    TenantQuota tq = get(name);
-    return tq == null || tq.getStatus() == null ? null : tq.getStatus().condition(type).orElse(null);
+    return TenantStatus.condition(k8s, ns, name, type);
   }
 
   void awaitReady(String name) {
-    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> {
-      TenantQuota tq = get(name);
-      assertThat(tq.getStatus()).isNotNull();
-      assertThat(tq.getStatus().getObservedGeneration()).isEqualTo(tq.getMetadata().getGeneration());
-      assertThat(condition(name, "Ready").getStatus()).isEqualTo("True");
-    });
+    TenantStatus.awaitReady(k8s, ns, name);
   }
 
   void awaitReason(String name, String reason) {
-    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() ->
-        assertThat(condition(name, "Ready")).isNotNull().extracting(Condition::getReason).isEqualTo(reason));
+    TenantStatus.awaitReason(k8s, ns, name, reason);
   }
 
   List<Event> events(String name) {
-    return k8s.v1().events().inNamespace(ns).list().getItems().stream()
-        .filter(e -> name.equals(e.getInvolvedObject().getName())).toList();
+    return TenantStatus.events(k8s, ns, name);
   }
+
 
   Map<ThrottleKind, String> held(Subject s) throws java.io.IOException {
     Map<ThrottleKind, String> out = new java.util.TreeMap<>();
@@ -297,5 +296,89 @@ class ReconcilersMiddleIT {
       assertThat(condition("both", "Calibrated")).isNull();
     });
     assertThat(held(Subject.user("both"))).isEqualTo(Map.of(ThrottleKind.READ_NUMBER, "700req/sec"));
+  }
+
+  @Test
+  void aNamespaceCreatedLaterGetsItsLimitsDriftIsRestoredAndATakenBackDeclarationRemovesThem() throws Exception {
+    TenantQuota tq = tenant(ns, "sales", "hb", Resources.namespace("sales"));
+    tq.getSpec().setNamespaceLimits(new NamespaceLimitsSpec(20L, 2000L));
+    k8s.resource(tq).create();
+    awaitReason("sales", "NamespaceNotFound");
+    assertThat(hbase.namespaceWrites.get()).isZero();
+    hbase.namespaces.put("sales", new ConcurrentHashMap<>(Map.of("other.key", "kept")));
+    awaitReady("sales");
+    assertThat(hbase.namespaces.get("sales")).containsEntry(NamespaceLimits.MAX_TABLES, "20")
+        .containsEntry(NamespaceLimits.MAX_REGIONS, "2000").containsEntry("other.key", "kept");
+    // an admin changes the descriptor: restored and counted at the next resync
+    hbase.namespaces.get("sales").put(NamespaceLimits.MAX_TABLES, "1");
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> {
+      assertThat(hbase.namespaces.get("sales")).containsEntry(NamespaceLimits.MAX_TABLES, "20");
+      assertThat(get("sales").getStatus().getDriftCorrections()).isEqualTo(1L);
+    });
+    Resources.edit(k8s, TenantQuota.class, ns, "sales", q -> {
+      q.getSpec().setNamespaceLimits(null); // a spec declares something: a throttle on the namespace instead
+      q.getSpec().setThrottles(new ArrayList<>(List.of(t(ThrottleKind.WRITE_NUMBER, "50req/sec"))));
+    });
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> {
+      assertThat(hbase.namespaces.get("sales")).doesNotContainKeys(NamespaceLimits.MAX_TABLES,
+          NamespaceLimits.MAX_REGIONS).containsEntry("other.key", "kept");
+      assertThat(get("sales").getStatus().getNamespace()).isNull();
+      assertThat(held(Subject.namespace("sales"))).isEqualTo(Map.of(ThrottleKind.WRITE_NUMBER, "50req/sec"));
+    });
+  }
+
+  @Test
+  void aSpaceQuotaPastItsLimitIsReportedOnceAndItsRestoreToo() throws Exception {
+    String table = "default:events";
+    TenantQuota tq = tenant(ns, "events", "hb", Resources.table(table));
+    tq.getSpec().setSpace(new SpaceSpec("1G", SpaceLimit.Policy.NO_INSERTS));
+    k8s.resource(tq).create();
+    awaitReady("events");
+    long limit = 1L << 30;
+    assertThat(hbase.read(Subject.table(table)).space().bytes()).isEqualTo(limit);
+    hbase.usage.put(Subject.table(table), new SpaceUsage(limit + 1, limit, true, SpaceLimit.Policy.NO_INSERTS));
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> {
+      assertThat(condition("events", "SpaceQuotaViolated")).isNotNull().satisfies(c -> {
+        assertThat(c.getStatus()).isEqualTo("True");
+        assertThat(c.getReason()).isEqualTo("NO_INSERTS");
+      });
+      assertThat(events("events")).extracting(Event::getReason).contains("SpaceQuotaViolated");
+    });
+    hbase.usage.put(Subject.table(table), new SpaceUsage(limit / 2, limit, false, SpaceLimit.Policy.NO_INSERTS));
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> {
+      assertThat(condition("events", "SpaceQuotaViolated").getStatus()).isEqualTo("False");
+      assertThat(events("events")).extracting(Event::getReason).contains("SpaceQuotaRestored");
+    });
+    assertThat(events("events")).filteredOn(e -> "SpaceQuotaViolated".equals(e.getReason()))
+        .extracting(Event::getCount).containsExactly(1);
+  }
+
+  @Test
+  void anHBaseClusterSpecTheOperatorRefusesKeepsTenantsCorrectedAndStopsAnEarlierRemove() throws Exception {
+    Resources.editCluster(k8s, ns, "hb", c -> c.getSpec().getQuotas()
+        .setUnmanagedPolicy(io.hbaseqos.operator.api.QuotaSettingsSpec.UnmanagedPolicy.Remove));
+    k8s.resource(tenant(ns, "kept", "hb", user("kept"), t(ThrottleKind.REQUEST_NUMBER, "100req/sec"))).create();
+    awaitReady("kept");
+    Limit five = new Limit(5, TimeUnit.SECONDS, Limit.Scope.MACHINE);
+    hbase.setQuota(new QuotaOp.SetThrottle(Subject.user("stray-1"), ThrottleKind.REQUEST_NUMBER, five));
+    await().atMost(30, TimeUnit.SECONDS).until(() -> hbase.read(Subject.user("stray-1")).isEmpty());
+    // Retain, with a pattern the operator cannot compile: the spec is refused as a whole
+    Resources.editCluster(k8s, ns, "hb", c -> {
+      c.getSpec().getQuotas().setUnmanagedPolicy(io.hbaseqos.operator.api.QuotaSettingsSpec.UnmanagedPolicy.Retain);
+      c.getSpec().getQuotas().setUnmanagedIgnore(new ArrayList<>(List.of("(")));
+    });
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> assertThat(hc("hb").getStatus().condition("Ready")
+        .orElseThrow().getReason()).isEqualTo("InvalidSpec"));
+    assertThat(hc("hb").getStatus().condition("Ready").orElseThrow().getMessage())
+        .contains("spec.quotas.unmanagedIgnore[0]");
+    hbase.setQuota(new QuotaOp.SetThrottle(Subject.user("stray-2"), ThrottleKind.REQUEST_NUMBER, five));
+    hbase.setQuota(new QuotaOp.SetThrottle(Subject.user("kept"), ThrottleKind.REQUEST_NUMBER, five));
+    // the resync goes on: the tenant's drift is corrected ...
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() ->
+        assertThat(held(Subject.user("kept"))).isEqualTo(Map.of(ThrottleKind.REQUEST_NUMBER, "100req/sec")));
+    // ... and the Remove of the earlier spec does not (two more resyncs)
+    int scans = hbase.scans.get();
+    await().atMost(30, TimeUnit.SECONDS).until(() -> hbase.scans.get() >= scans + 2);
+    assertThat(hbase.read(Subject.user("stray-2")).throttles()).containsOnlyKeys(ThrottleKind.REQUEST_NUMBER);
   }
 }
