@@ -14,25 +14,22 @@ import org.jboss.logging.Logger;
  */
 public final class Leadership {
   private static final Logger LOG = Logger.getLogger(Leadership.class);
-  private final boolean elected;
   private final BooleanSupplier shuttingDown;
   private final Runnable exit;
   private volatile boolean leading;
 
   /**
-   * @param elected whether leader election is on (off: the one replica is always ready)
    * @param shuttingDown whether the process is already shutting down
    * @param exit how the process ends when it loses its lease while running
    */
-  public Leadership(boolean elected, BooleanSupplier shuttingDown, Runnable exit) {
-    this.elected = elected;
+  public Leadership(BooleanSupplier shuttingDown, Runnable exit) {
     this.shuttingDown = shuttingDown;
     this.exit = exit;
   }
 
-  /** Leader election on, the JVM's own shutdown detection, and {@code System.exit(1)} on a thread of its own. */
-  public static Leadership elected(boolean elected) {
-    return new Leadership(elected, Leadership::jvmShuttingDown, () -> {
+  /** The JVM's own shutdown detection, and {@code System.exit(1)} on a thread of its own. */
+  public static Leadership ofThisProcess() {
+    return new Leadership(Leadership::jvmShuttingDown, () -> {
       Thread t = new Thread(() -> System.exit(1), "hbaseqos-lost-lease");
       t.setDaemon(false);
       t.start();
@@ -59,12 +56,8 @@ public final class Leadership {
   }
 
   /** Ready to serve: always without leader election, else only while leading. */
-  public boolean ready() {
-    return !elected || leading;
-  }
-
-  public boolean elected() {
-    return elected;
+  public boolean ready(boolean electionOn) {
+    return !electionOn || leading;
   }
 
   /** True once the JVM has begun its shutdown (no shutdown hook can be added any more). */

@@ -1,5 +1,6 @@
 package io.hbaseqos.operator.app;
 
+import io.quarkiverse.operatorsdk.runtime.QuarkusConfigurationService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.health.HealthCheck;
@@ -13,9 +14,14 @@ public class LeadershipCheck implements HealthCheck {
   @Inject
   Leadership leadership;
 
+  /** Leader election is on when the framework runs it (the profiles it is activated for). */
+  @Inject
+  QuarkusConfigurationService configuration;
+
   @Override
   public HealthCheckResponse call() {
-    return HealthCheckResponse.named("leader-election").status(leadership.ready())
-        .withData("electionEnabled", leadership.elected()).withData("leading", leadership.leading()).build();
+    boolean on = configuration.getLeaderElectionConfiguration().isPresent();
+    return HealthCheckResponse.named("leader-election").status(leadership.ready(on))
+        .withData("electionEnabled", on).withData("leading", leadership.leading()).build();
   }
 }

@@ -41,12 +41,11 @@ public class OperatorBeans {
    * A leader that cannot renew in time exits ({@link Leadership}), so two instances never write at once. The identity
    * is the pod name (unique per replica), falling back to host name and process id.
    */
-  /** Whether this replica leads; leader election is on in the "cluster" profile (see application.properties). */
+  /** Whether this replica leads (leader election is on in the "cluster" profile, see application.properties). */
   @Produces
   @Singleton
-  Leadership leadership(
-      @ConfigProperty(name = "hbaseqos.leader-election.enabled", defaultValue = "false") boolean enabled) {
-    return Leadership.elected(enabled);
+  Leadership leadership() {
+    return Leadership.ofThisProcess();
   }
 
   @Produces

@@ -42,10 +42,7 @@ public class ClusterConnections implements AutoCloseable {
     return key(hc.getMetadata().getNamespace(), hc.getMetadata().getName());
   }
 
-  /**
-   * The cluster's connection state, made on first use with its {@link MetricsGateway}; both follow
-   * a changed connection spec.
-   */
+  /** The cluster's connection state, made on first use; follows a changed connection spec. */
   public ClusterState stateFor(HBaseCluster hc) {
     String key = key(hc);
     ConnectionSpec connection = hc.getSpec().getConnection();
@@ -54,30 +51,38 @@ public class ClusterConnections implements AutoCloseable {
       metrics.clusterUp(k, s::isAvailable);
       return s;
     });
-    if (state.updateConnection(connection)) {
-      MetricsGateway old = gateways.remove(key);
-      if (old != null) {
-        old.close();
-      }
-    }
-    gateways.computeIfAbsent(key, k -> new MetricsGateway(factory.infoServers(connection), state::liveInfoServers,
-        prometheus));
+    state.updateConnection(connection);
     return state;
   }
 
-  /** The cluster's metric reads (RegionServer info servers, Prometheus), made with its state. */
+  /** The cluster's metric reads (RegionServer info servers, Prometheus), for its connection as it is now. */
   public MetricsGateway gatewayFor(HBaseCluster hc) {
-    stateFor(hc);
-    return gateways.get(key(hc));
+    return gatewayFor(stateFor(hc));
+  }
+
+  /**
+   * The metric reads of a cluster's state, made for the connection the state holds: a changed
+   * connection (a new spec object in the state) gets a new gateway, in one step, and the old one is
+   * closed (a read in flight on it fails as the reader's {@code MetricsUnavailable}).
+   */
+  public MetricsGateway gatewayFor(ClusterState state) {
+    ConnectionSpec connection = state.connection();
+    return gateways.compute(state.id(), (k, g) -> {
+      if (g != null && g.isFor(connection, state)) {
+        return g;
+      }
+      if (g != null) {
+        g.close();
+      }
+      return new MetricsGateway(connection, state, factory.infoServers(connection), state::liveInfoServers,
+          prometheus);
+    });
   }
 
   public Optional<ClusterState> get(String key) {
     return Optional.ofNullable(states.get(key));
   }
 
-  public Optional<MetricsGateway> gateway(String key) {
-    return Optional.ofNullable(gateways.get(key));
-  }
 
   /** The cluster's identity (HBase's cluster id) once its connection has answered, else null. */
   public String identity(String key) {

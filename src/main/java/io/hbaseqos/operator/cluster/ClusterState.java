@@ -119,6 +119,11 @@ public class ClusterState {
     return id;
   }
 
+  /** The connection settings in force (the same object until they change). */
+  public ConnectionSpec connection() {
+    return connection;
+  }
+
   /** Switches to new connection settings; the next call reconnects. Returns true if they changed. */
   public synchronized boolean updateConnection(ConnectionSpec spec) {
     if (sameConnection(connection, spec)) {

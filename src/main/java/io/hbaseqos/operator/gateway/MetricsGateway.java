@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * What the operator reads of one HBase cluster's load and settings, outside HBase's RPC: the
@@ -27,12 +28,21 @@ public final class MetricsGateway implements ClusterMetrics, AutoCloseable {
     Map<String, Map.Entry<String, Integer>> infoServers() throws MetricsUnavailableException;
   }
 
+  private final Object connection;
+  private final Object owner;
   private final InfoServers infoServers;
   private final LiveServers live;
   private final PrometheusClient prometheus;
   private volatile Map<String, ServerSettings> serverSettings = Map.of();
 
-  public MetricsGateway(InfoServers infoServers, LiveServers live, PrometheusClient prometheus) {
+  /**
+   * @param connection the connection settings it was made for (compared by identity)
+   * @param owner what holds the connection (compared by identity: a cluster made again is another owner)
+   */
+  public MetricsGateway(Object connection, Object owner, InfoServers infoServers, LiveServers live,
+      PrometheusClient prometheus) {
+    this.connection = connection;
+    this.owner = owner;
     this.infoServers = infoServers;
     this.live = live;
     this.prometheus = prometheus;
@@ -43,15 +53,32 @@ public final class MetricsGateway implements ClusterMetrics, AutoCloseable {
    *
    * @param notBefore the reading must be taken at or after this moment (null: a recent shared one will do)
    */
+  /** Whether it was made for exactly these connection settings of this owner. */
+  public boolean isFor(Object connection, Object owner) {
+    return this.connection == connection && this.owner == owner;
+  }
+
   @Override
   public CounterReading userCounters(String user, Set<String> ops, Instant notBefore) throws IOException {
-    return infoServers.userCounters(live.infoServers(), user, ops, notBefore);
+    try {
+      return infoServers.userCounters(live.infoServers(), user, ops, notBefore);
+    } catch (RejectedExecutionException e) {
+      throw closed();
+    }
+  }
+
+  private static MetricsUnavailableException closed() {
+    return new MetricsUnavailableException("the connection changed while reading; read again next period");
   }
 
   /** Every user's metrics on every live RegionServer, read now (one request per server). */
   @Override
   public UsersMetrics allUserMetrics() throws IOException {
-    return infoServers.allUsers(live.infoServers());
+    try {
+      return infoServers.allUsers(live.infoServers());
+    } catch (RejectedExecutionException e) {
+      throw closed();
+    }
   }
 
   /**
@@ -59,7 +86,11 @@ public final class MetricsGateway implements ClusterMetrics, AutoCloseable {
    * for {@link #serverSettings()}.
    */
   public void readServerSettings(Map<String, Map.Entry<String, Integer>> servers) {
-    serverSettings = infoServers.quotaSettings(servers);
+    try {
+      serverSettings = infoServers.quotaSettings(servers);
+    } catch (RejectedExecutionException e) {
+      // closed while reading (the connection changed): the last reading stands
+    }
   }
 
   /** The quota properties of each live RegionServer, as last read. */

@@ -154,6 +154,10 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
         // the tenants' quotas are still kept: drift corrected, usage read; nothing removed as unmanaged
         connections.stateFor(hc);
         resync.scheduleRetaining(hc);
+        if (status.reasonWas(Conditions.UNMANAGED_REMOVAL) != null) {
+          status.set(Conditions.UNMANAGED_REMOVAL, false, "SpecRefused",
+              "unmanaged quotas are not removed while the spec is refused (see Ready)");
+        }
       }
       return finish(context, status);
     }

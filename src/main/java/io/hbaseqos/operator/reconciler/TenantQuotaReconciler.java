@@ -55,8 +55,8 @@ import org.jboss.logging.Logger;
  * Reconciles one TenantQuota into {@code hbase:quota}. It orchestrates and reports; the decisions
  * live elsewhere: the HBaseCluster comes from a synced informer cache, ownership from
  * {@link Ownership}, the writes and HBase's row side effects from {@link QuotaSync}, the limit of a
- * calibrated tenant from {@link CalibrationLoops}. This class maps their outcomes to status,
- * conditions, events and metrics.
+ * calibrated or protected tenant from {@link TenantLimits}. This class maps their outcomes to status
+ * (through {@link StatusAggregator}), conditions, events and metrics.
  */
 @ControllerConfiguration(name = TenantQuotaReconciler.NAME,
     maxReconciliationInterval = @MaxReconciliationInterval(interval = 10, timeUnit = TimeUnit.MINUTES))

@@ -195,8 +195,9 @@ public final class Resync implements AutoCloseable {
     try {
       state.describe();
       state.refresh();
-      if (state.info() != null) {
-        connections.gateway(key).ifPresent(g -> g.readServerSettings(state.info().infoServers()));
+      io.hbaseqos.operator.hbase.ClusterInfo info = state.info();
+      if (info != null) {
+        connections.gatewayFor(state).readServerSettings(info.infoServers());
       }
     } catch (IOException e) {
       LOG.debugf("resync of %s failed: %s", key, e.getMessage());

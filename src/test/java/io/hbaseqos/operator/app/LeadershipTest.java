@@ -13,26 +13,26 @@ class LeadershipTest {
 
   @Test
   void withoutLeaderElectionTheReplicaIsAlwaysReady() {
-    Leadership l = new Leadership(false, shuttingDown::get, exits::incrementAndGet);
-    assertThat(l.ready()).isTrue();
+    Leadership l = new Leadership(shuttingDown::get, exits::incrementAndGet);
+    assertThat(l.ready(false)).isTrue();
   }
 
   @Test
   void aStandbyIsNotReadyUntilItLeads() {
-    Leadership l = new Leadership(true, shuttingDown::get, exits::incrementAndGet);
-    assertThat(l.ready()).isFalse();
+    Leadership l = new Leadership(shuttingDown::get, exits::incrementAndGet);
+    assertThat(l.ready(true)).isFalse();
     l.startedLeading();
-    assertThat(l.ready()).isTrue();
+    assertThat(l.ready(true)).isTrue();
     assertThat(l.leading()).isTrue();
   }
 
   @Test
   void aLeaseLostWhileRunningEndsTheProcessAndOneReleasedInAShutdownDoesNot() {
-    Leadership l = new Leadership(true, shuttingDown::get, exits::incrementAndGet);
+    Leadership l = new Leadership(shuttingDown::get, exits::incrementAndGet);
     l.startedLeading();
     l.stoppedLeading();
     assertThat(exits).hasValue(1);
-    assertThat(l.ready()).isFalse();
+    assertThat(l.ready(true)).isFalse();
     l.startedLeading();
     shuttingDown.set(true);
     l.stoppedLeading();

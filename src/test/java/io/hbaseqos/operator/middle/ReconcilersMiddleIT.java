@@ -371,6 +371,7 @@ class ReconcilersMiddleIT {
         .orElseThrow().getReason()).isEqualTo("InvalidSpec"));
     assertThat(hc("hb").getStatus().condition("Ready").orElseThrow().getMessage())
         .contains("spec.quotas.unmanagedIgnore[0]");
+    assertThat(hc("hb").getStatus().condition("UnmanagedRemoval").orElseThrow().getReason()).isEqualTo("SpecRefused");
     hbase.setQuota(new QuotaOp.SetThrottle(Subject.user("stray-2"), ThrottleKind.REQUEST_NUMBER, five));
     hbase.setQuota(new QuotaOp.SetThrottle(Subject.user("kept"), ThrottleKind.REQUEST_NUMBER, five));
     // the resync goes on: the tenant's drift is corrected ...
