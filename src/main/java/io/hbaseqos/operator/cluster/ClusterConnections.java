@@ -55,13 +55,9 @@ public class ClusterConnections implements AutoCloseable {
     return state;
   }
 
-  /** The cluster's metric reads (RegionServer info servers, Prometheus), for its connection as it is now. */
-  public MetricsGateway gatewayFor(HBaseCluster hc) {
-    return gatewayFor(stateFor(hc));
-  }
-
   /**
-   * The metric reads of a cluster's state, made for the connection the state holds: a changed
+   * The metric reads of a cluster's state (RegionServer info servers, Prometheus), made for the
+   * connection the state holds: a changed
    * connection (a new spec object in the state) gets a new gateway, in one step, and the old one is
    * closed (a read in flight on it fails as the reader's {@code MetricsUnavailable}).
    */
@@ -82,7 +78,6 @@ public class ClusterConnections implements AutoCloseable {
   public Optional<ClusterState> get(String key) {
     return Optional.ofNullable(states.get(key));
   }
-
 
   /** The cluster's identity (HBase's cluster id) once its connection has answered, else null. */
   public String identity(String key) {

@@ -48,11 +48,6 @@ public final class MetricsGateway implements ClusterMetrics, AutoCloseable {
     this.prometheus = prometheus;
   }
 
-  /**
-   * A user's counters on each live RegionServer.
-   *
-   * @param notBefore the reading must be taken at or after this moment (null: a recent shared one will do)
-   */
   /** Whether it was made for exactly these connection settings of this owner. */
   public boolean isFor(Object connection, Object owner) {
     return this.connection == connection && this.owner == owner;
@@ -60,24 +55,24 @@ public final class MetricsGateway implements ClusterMetrics, AutoCloseable {
 
   @Override
   public CounterReading userCounters(String user, Set<String> ops, Instant notBefore) throws IOException {
-    try {
-      return infoServers.userCounters(live.infoServers(), user, ops, notBefore);
-    } catch (RejectedExecutionException e) {
-      throw closed();
-    }
+    return read(() -> infoServers.userCounters(live.infoServers(), user, ops, notBefore));
   }
 
-  private static MetricsUnavailableException closed() {
-    return new MetricsUnavailableException("the connection changed while reading; read again next period");
-  }
-
-  /** Every user's metrics on every live RegionServer, read now (one request per server). */
   @Override
   public UsersMetrics allUserMetrics() throws IOException {
+    return read(() -> infoServers.allUsers(live.infoServers()));
+  }
+
+  private interface Read<T> {
+    T get() throws IOException;
+  }
+
+  /** A read on a gateway closed meanwhile (its connection changed) is the reader's MetricsUnavailable. */
+  private static <T> T read(Read<T> read) throws IOException {
     try {
-      return infoServers.allUsers(live.infoServers());
+      return read.get();
     } catch (RejectedExecutionException e) {
-      throw closed();
+      throw new MetricsUnavailableException("the connection changed while reading; read again next period");
     }
   }
 

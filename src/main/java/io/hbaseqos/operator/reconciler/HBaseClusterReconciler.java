@@ -205,7 +205,7 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
     status.set(Conditions.QUOTAS_ENABLED, info.quotasEnabled(), info.quotasEnabled() ? "Enabled" : "Disabled",
         info.quotasEnabled() ? "hbase:quota exists" : "quotas are off, as declared");
     if (info.quotasEnabled()) {
-      Map<String, ServerSettings> servers = connections.gatewayFor(hc).serverSettings();
+      Map<String, ServerSettings> servers = connections.gatewayFor(state).serverSettings();
       int mismatches = checkRefreshPeriod(hc, status, servers, info.version())
           + checkQuotaSettings(hc, status, servers, info.version());
       metrics.quotaSettingMismatches(key, mismatches);

@@ -216,7 +216,7 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
       }
       if (p.tq.getSpec().getQos() != null || p.tq.getSpec().getCalibration() != null || p.old.getQos() != null
           || p.old.getCalibration() != null) {
-        desired = decide(p, desired, connections.gatewayFor(hc));
+        desired = decide(p, desired, connections.gatewayFor(cluster));
       }
       apply(p, cluster, desired);
     } catch (ClusterUnavailableException e) {
@@ -239,7 +239,7 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
     TenantQuota owner = ownership.claimants(p.tq).get(0);
     String ownerName = Objects.equals(owner.getMetadata().getNamespace(), p.tq.getMetadata().getNamespace())
         ? "'" + owner.getMetadata().getName() + "'"
-        : "'" + owner.getMetadata().getNamespace() + "/" + owner.getMetadata().getName() + "' (same HBase cluster)";
+        : "'" + id(owner) + "' (same HBase cluster)";
     String msg = "subject " + subject + " is already managed by TenantQuota " + ownerName
         + "; nothing of this resource is written to HBase";
     if (p.status.setNotingReason(Conditions.CONFLICT, true, "SubjectClaimed", msg, Decision.Note.warning("Conflict",
