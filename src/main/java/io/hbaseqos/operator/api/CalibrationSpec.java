@@ -18,7 +18,7 @@ import io.hbaseqos.operator.quota.ThrottleKind;
 @ValidationRule(value = "!has(self.minLimit) || !has(self.maxLimit) || self.minLimit <= self.maxLimit",
     message = "calibration.minLimit must not exceed calibration.maxLimit")
 @ValidationRule(value = "self.source != 'Prometheus' || has(self.prometheus)",
-    message = "calibration.source Prometheus needs calibration.prometheus (url and query)")
+    message = "calibration.source Prometheus needs calibration.prometheus (a query; the url defaults to the HBaseCluster's spec.prometheus.url)")
 public class CalibrationSpec {
 
   /** Which operations count, and the request-number throttle that limits them. */

@@ -25,6 +25,19 @@ public class ConnectionSpec {
   @io.fabric8.generator.annotation.Size(max = 256)
   @ValidationRule(value = "!('hbase.zookeeper.quorum' in self) && !('zookeeper.znode.parent' in self)",
       message = "set the quorum and znode parent with zookeeperQuorum and znodeParent, not clientConfig")
+  @ValidationRule(value = "self.all(k, !(k in ['hbase.security.authentication', 'hadoop.security.authentication', "
+      + "'hbase.client.keytab.file', 'hbase.client.keytab.principal', 'hbase.client.kerberos.principal', "
+      + "'hadoop.security.auth_to_local', 'hadoop.security.group.mapping', 'hadoop.security.credential.provider.path', "
+      + "'hbase.client.userprovider.class', 'hbase.client.sasl.provider.class', 'hbase.client.sasl.provider.extras']))",
+      message = "clientConfig may not set the operator's own identity (authentication, keytab, principal, SASL "
+          + "providers, identity mapping): the operator's installation sets it (Helm values hbase.kerberos.* and "
+          + "hbase.clientConfig)")
+  @ValidationRule(value = "self.all(k, !k.matches('(^|[.])(impl|class|classes|codec|extras|factory|plugin|plugins)$') "
+      + "&& !k.contains('.impl.'))",
+      message = "clientConfig may not name a class for the operator to load (keys ending in .impl, .class, .classes, "
+          + ".codec, .factory, .plugin(s), .extras): such settings come only from the operator's installation")
+  @ValidationRule(value = "self.all(k, !k.matches('[\\\\s\\\\p{Cc}\\\\p{Cf}]'))",
+      message = "clientConfig keys may not contain whitespace, control or format characters")
   @JsonPropertyDescription("Extra HBase client configuration (hbase-site.xml keys), e.g. timeouts or security settings.")
   private Map<String, String> clientConfig = new LinkedHashMap<>();
 

@@ -416,9 +416,9 @@ public final class DesiredQuotas {
       errors.add(new InvalidSpecException(f + ".period", "must be at least 10s"));
     }
     boolean prometheus = c.getSource() == CalibrationSpec.Source.Prometheus;
-    if (prometheus && (c.getPrometheus() == null || c.getPrometheus().getUrl() == null
-        || c.getPrometheus().getQuery() == null || c.getPrometheus().getQuery().isBlank())) {
-      errors.add(new InvalidSpecException(f + ".prometheus", "source Prometheus needs url and query"));
+    if (prometheus && (c.getPrometheus() == null || c.getPrometheus().getQuery() == null
+        || c.getPrometheus().getQuery().isBlank())) {
+      errors.add(new InvalidSpecException(f + ".prometheus", "source Prometheus needs a query"));
     }
     if (!prometheus && subject != null && subject.kind() != Subject.Kind.USER) {
       errors.add(new InvalidSpecException(f + ".source", "HBase metrics count operations per user, over all of the "

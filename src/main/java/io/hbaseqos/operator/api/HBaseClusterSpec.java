@@ -26,6 +26,30 @@ public class HBaseClusterSpec {
     this.throttlePolicy = throttlePolicy;
   }
 
+  @JsonPropertyDescription("The Prometheus the cluster's TenantQuotas query (calibration and latency objectives of "
+      + "source Prometheus) when they name none; TenantQuotas from other namespaces may name none.")
+  private PrometheusEndpointSpec prometheus;
+
+  public PrometheusEndpointSpec getPrometheus() {
+    return prometheus;
+  }
+
+  public void setPrometheus(PrometheusEndpointSpec prometheus) {
+    this.prometheus = prometheus;
+  }
+
+  @JsonPropertyDescription("Which other Kubernetes namespaces may point TenantQuotas at this cluster, and for which "
+      + "HBase users, namespaces and tables. Absent: only TenantQuotas in this HBaseCluster's namespace may use it.")
+  private TenancySpec tenancy;
+
+  public TenancySpec getTenancy() {
+    return tenancy;
+  }
+
+  public void setTenancy(TenancySpec tenancy) {
+    this.tenancy = tenancy;
+  }
+
   @JsonPropertyDescription("RegionServers and masters the operator runs for this cluster; absent when the cluster runs elsewhere.")
   private TopologySpec topology;
 

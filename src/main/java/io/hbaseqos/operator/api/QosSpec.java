@@ -70,7 +70,7 @@ public class QosSpec {
       + "|| (self.percentile > 0.0 && self.percentile <= 100.0)",
       message = "latency objective percentile must be above 0 and at most 100, such as 99 or 99.9")
   @ValidationRule(value = "self.source != 'Prometheus' || has(self.prometheus)",
-      message = "latency objective source Prometheus needs prometheus (url and query)")
+      message = "latency objective source Prometheus needs prometheus (a query; the url defaults to the HBaseCluster's spec.prometheus.url)")
   public static class LatencyObjectiveSpec {
     public enum Operations { reads, writes }
 

@@ -34,6 +34,10 @@ public class QuotaSubject {
           + "a vertical tab or a line separator): it would look like another user")
   @ValidationRule(value = "!self.matches('[ ,:]')",
       message = "user contains a space, ',' or ':', which HBase uses as separators")
+  @ValidationRule(value = "self.matches('^[\\\\p{L}\\\\p{N}_][\\\\p{L}\\\\p{N}_.-]*$') || self.startsWith('@') "
+      + "|| self.matches('[@ ,:]') || self.matches('" + UNICODE_INVISIBLE + "')",
+      message = "user may contain only letters, digits, '_', '.' and '-', and must not start with '.' or '-': quotes, "
+          + "';', '#', '$', parentheses, backslashes and other shell or Ruby characters are refused")
   @JsonPropertyDescription("HBase user (short name as the RegionServer sees it, or the quota user override).")
   private String user;
 

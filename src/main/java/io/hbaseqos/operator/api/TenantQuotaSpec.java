@@ -54,7 +54,8 @@ public class TenantQuotaSpec {
 
   @Required
   @ValidationRule(value = "self == oldSelf", message = "clusterRef is immutable; create a new TenantQuota instead")
-  @JsonPropertyDescription("The HBaseCluster (same namespace) whose quotas this resource manages.")
+  @JsonPropertyDescription("The HBaseCluster whose quotas this resource manages: in this namespace, or in one whose HBaseCluster "
+      + "grants this namespace the subject.")
   private ClusterRef clusterRef;
 
   @Required

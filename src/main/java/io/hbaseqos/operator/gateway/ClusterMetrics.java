@@ -23,4 +23,33 @@ public interface ClusterMetrics {
 
   /** One instant Prometheus query; NaN when it returns no sample. */
   double prometheus(String url, String query) throws IOException;
+
+  /**
+   * These metrics, with queries that name no Prometheus sent to {@code defaultUrl} (the cluster's
+   * {@code spec.prometheus.url}; null: such a query fails, naming {@code cluster}).
+   */
+  default ClusterMetrics withDefaultPrometheus(String defaultUrl, String cluster) {
+    ClusterMetrics self = this;
+    return new ClusterMetrics() {
+      @Override
+      public CounterReading userCounters(String user, Set<String> ops, Instant notBefore) throws IOException {
+        return self.userCounters(user, ops, notBefore);
+      }
+
+      @Override
+      public UsersMetrics allUserMetrics() throws IOException {
+        return self.allUserMetrics();
+      }
+
+      @Override
+      public double prometheus(String url, String query) throws IOException {
+        String use = url != null && !url.isBlank() ? url : defaultUrl;
+        if (use == null || use.isBlank()) {
+          throw new IOException("no Prometheus to query: the TenantQuota names no url and HBaseCluster " + cluster
+              + " has no spec.prometheus.url");
+        }
+        return self.prometheus(use, query);
+      }
+    };
+  }
 }

@@ -88,7 +88,12 @@ public final class HBaseQuotaBackend implements QuotaBackend {
       }
     }
     if (overrides != null) {
-      overrides.forEach(conf::set);
+      // a refused key never reaches a connection, also while the HBaseCluster reports it refused
+      overrides.forEach((k, v) -> {
+        if (ClientConfigKeys.refusal(k, v) == null) {
+          conf.set(k, v);
+        }
+      });
     }
     return conf;
   }

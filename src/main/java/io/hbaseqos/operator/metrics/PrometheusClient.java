@@ -14,6 +14,10 @@ import java.time.Duration;
 /** Runs an instant PromQL query through the Prometheus HTTP API ({@code /api/v1/query}) and returns one number. */
 public final class PrometheusClient {
   static final Duration TIMEOUT = Duration.ofSeconds(5);
+  /** The largest answer read: an instant query for one number answers in a few hundred bytes. */
+  static final int MAX_ANSWER = 4 * 1024 * 1024;
+  /** The most characters of Prometheus's own error text that reach a status message. */
+  static final int MAX_ERROR_TEXT = 300;
   private static final ObjectMapper JSON = new ObjectMapper();
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
 
@@ -24,13 +28,29 @@ public final class PrometheusClient {
   public double query(String baseUrl, String promql) throws IOException {
     String url = baseUrl.replaceAll("/+$", "") + "/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8);
     try {
-      HttpResponse<String> resp = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(TIMEOUT).GET().build(),
-          HttpResponse.BodyHandlers.ofString());
-      return value(resp.statusCode(), resp.body());
+      HttpResponse<java.io.InputStream> resp = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(TIMEOUT)
+          .GET().build(), HttpResponse.BodyHandlers.ofInputStream());
+      String body;
+      try (java.io.InputStream in = resp.body()) {
+        byte[] bytes = in.readNBytes(MAX_ANSWER + 1);
+        if (bytes.length > MAX_ANSWER) {
+          throw new IOException("Prometheus answered HTTP " + resp.statusCode() + " with more than "
+              + MAX_ANSWER / (1024 * 1024) + " MiB; a query for one number answers in a few hundred bytes");
+        }
+        body = new String(bytes, StandardCharsets.UTF_8);
+      }
+      return value(resp.statusCode(), body);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted", e);
     }
+  }
+
+  /** Text from the server as a status message may show it: printable, and at most {@link #MAX_ERROR_TEXT} characters. */
+  static String shown(String text) {
+    String printable = text.codePoints().map(c -> Character.isISOControl(c) || Character.getType(c) == Character.FORMAT
+        ? ' ' : c).collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
+    return printable.length() <= MAX_ERROR_TEXT ? printable : printable.substring(0, MAX_ERROR_TEXT) + "...";
   }
 
   /** Reads a {@code /api/v1/query} answer. Pure. */
@@ -42,8 +62,8 @@ public final class PrometheusClient {
       throw new IOException("Prometheus answered HTTP " + status + " without JSON");
     }
     if (!"success".equals(root.path("status").asText())) {
-      throw new IOException("Prometheus refused the query: " + root.path("errorType").asText("HTTP " + status) + ": "
-          + root.path("error").asText(""));
+      throw new IOException("Prometheus refused the query: " + shown(root.path("errorType").asText("HTTP " + status))
+          + ": " + shown(root.path("error").asText("")));
     }
     JsonNode data = root.path("data");
     JsonNode result = data.path("result");

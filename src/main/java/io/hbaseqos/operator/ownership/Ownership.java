@@ -22,7 +22,9 @@ import java.util.stream.Stream;
  * share one set of claims. Decisions come only from synced informer caches.
  *
  * <ul>
- *   <li>Every TenantQuota whose subject HBase could hold claims it, whether its spec is valid or
+ *   <li>Only a TenantQuota whose namespace is granted its subject ({@link Grants}) claims it: one
+ *       in the HBaseCluster's namespace, or one the cluster's tenancy grants name.</li>
+ *   <li>Every such TenantQuota whose subject HBase could hold claims it, whether its spec is valid or
  *       not and while it is being deleted: what it may have written is never "unmanaged".</li>
  *   <li>The owner is the oldest live claimant; a claimant being deleted owns the subject only when
  *       no live claimant is left. So a successor takes over the moment the old owner's deletion
@@ -69,7 +71,24 @@ public final class Ownership {
 
   public static String clusterKeyOf(TenantQuota tq) {
     var ref = tq.getSpec() == null ? null : tq.getSpec().getClusterRef();
-    return ref == null || ref.getName() == null ? null : clusterKey(tq.getMetadata().getNamespace(), ref.getName());
+    return ref == null || ref.getName() == null ? null
+        : clusterKey(ref.namespaceFor(tq.getMetadata().getNamespace()), ref.getName());
+  }
+
+  /**
+   * Why the TenantQuota's namespace may not name its subject on its HBaseCluster ({@link Grants}),
+   * or empty when it may. A TenantQuota that is not granted claims nothing: it can neither write
+   * nor hold a subject against the namespace it was granted to.
+   */
+  public Optional<String> notGranted(TenantQuota tq) {
+    Subject s = subjectOf(tq);
+    String key = clusterKeyOf(tq);
+    String ns = tq.getMetadata().getNamespace();
+    if (s == null || key == null || key.startsWith(ns + "/")) {
+      return Optional.empty();
+    }
+    return cluster(key).map(hc -> Grants.refusal(hc, ns, s).or(() -> Grants.urlRefusal(hc, ns, tq.getSpec())))
+        .orElseGet(() -> Optional.of("HBaseCluster " + key + " does not exist"));
   }
 
   /** The subject a TenantQuota names, if HBase could hold quotas for it (else it can have written nothing). */
@@ -147,7 +166,8 @@ public final class Ownership {
     }
     Map<String, TenantQuota> byUid = new LinkedHashMap<>();
     for (String k : sameHBase(clusterKey)) {
-      t.byIndex(INDEX_SUBJECT, k + "|" + subject).forEach(tq -> byUid.put(tq.getMetadata().getUid(), tq));
+      t.byIndex(INDEX_SUBJECT, k + "|" + subject).stream().filter(tq -> notGranted(tq).isEmpty())
+          .forEach(tq -> byUid.put(tq.getMetadata().getUid(), tq));
     }
     return byUid.values().stream().sorted(ORDER).toList();
   }
@@ -168,8 +188,9 @@ public final class Ownership {
     return list;
   }
 
+  /** Whether the TenantQuota may write its subject: granted, and its oldest live claimant. */
   public boolean owns(TenantQuota tq) {
-    return Objects.equals(claimants(tq).get(0).getMetadata().getUid(), tq.getMetadata().getUid());
+    return notGranted(tq).isEmpty() && Objects.equals(claimants(tq).get(0).getMetadata().getUid(), tq.getMetadata().getUid());
   }
 
   /** Every subject claimed on the HBase that {@code clusterKey} reaches, by any HBaseCluster's TenantQuotas. */
@@ -178,7 +199,7 @@ public final class Ownership {
     for (String k : sameHBase(clusterKey)) {
       for (TenantQuota tq : tenantsOf(k)) {
         Subject s = subjectOf(tq);
-        if (s != null) {
+        if (s != null && notGranted(tq).isEmpty()) {
           claimed.add(s);
         }
       }

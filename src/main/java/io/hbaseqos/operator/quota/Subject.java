@@ -20,9 +20,11 @@ public record Subject(String user, String namespace, String table) implements Co
    * metric and quota names), no '@' (HBase matches quotas against the short name, never a
    * Kerberos {@code user@REALM}, and quotas have no {@code @group}), and no Unicode control,
    * format or separator character (zero-width spaces, bidi overrides, line separators), which would
-   * let a second tenant look exactly like the first. Valid both in Java and in the API server's RE2.
+   * let a second tenant look exactly like the first; and nothing but letters, digits (any script),
+   * '_', '.' and '-', so a user name never carries a shell or Ruby metacharacter into a command printed for an
+   * admin. Valid both in Java and in the API server's RE2.
    */
-  public static final String USER_PATTERN = "^[^\\s,:@\\p{Cc}\\p{Cf}\\p{Z}]{1,256}$";
+  public static final String USER_PATTERN = "^[\\p{L}\\p{N}_][\\p{L}\\p{N}_.-]{0,255}$";
 
   /**
    * HBase's system namespaces: up to HBase 2.6.7 (and 2.7/3.0 before HBASE-30348) their tables are
@@ -160,7 +162,13 @@ public record Subject(String user, String namespace, String table) implements Co
       return java.util.Optional.of("'" + printable(user) + "' contains a control, format or separator character "
           + "(such as a zero-width space, a bidi override or a line separator): it would look like another user");
     }
-    return java.util.Optional.of("'" + printable(user) + "' contains a space, ',' or ':', which HBase uses as separators");
+    if (user.contains(" ") || user.contains(",") || user.contains(":")) {
+      return java.util.Optional.of("'" + printable(user) + "' contains a space, ',' or ':', which HBase uses as "
+          + "separators");
+    }
+    return java.util.Optional.of("'" + printable(user) + "' may contain only letters, digits, '_', '.' and '-', and "
+        + "must not start with '.' or '-': quotes, ';', '#', '$', parentheses, backslashes and other shell or Ruby "
+        + "characters are refused");
   }
 
   /** Control, format and separator characters, except the ASCII space (refused with its own message). */

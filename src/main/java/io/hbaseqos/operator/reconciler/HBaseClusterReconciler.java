@@ -407,6 +407,7 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
       errors.add("spec.connection.zookeeperQuorum: is required");
       return errors;
     }
+    errors.addAll(io.hbaseqos.operator.hbase.ClientConfigKeys.refusals(hc.getSpec().getConnection().getClientConfig()));
     try {
       DesiredQuotas.throttlePolicy(hc.getSpec());
     } catch (DesiredQuotas.Invalid e) {

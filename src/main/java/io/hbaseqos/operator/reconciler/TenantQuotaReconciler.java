@@ -123,7 +123,8 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
             .withSecondaryToPrimaryMapper(hc -> tenants.byIndex(Ownership.INDEX_CLUSTER, ClusterConnections.key(hc))
                 .stream().map(ResourceID::fromResource).collect(Collectors.toSet()))
             .withPrimaryToSecondaryMapper((TenantQuota tq) -> tq.getSpec() == null || tq.getSpec().getClusterRef() == null
-                ? Set.of() : Set.of(new ResourceID(tq.getSpec().getClusterRef().getName(), tq.getMetadata().getNamespace())))
+                ? Set.of() : Set.of(new ResourceID(tq.getSpec().getClusterRef().getName(),
+                    tq.getSpec().getClusterRef().namespaceFor(tq.getMetadata().getNamespace()))))
             // status writes of the HBaseCluster concern no tenant; its spec and its deletion do
             .withOnUpdateFilter((now, before) -> !Objects.equals(now.getMetadata().getGeneration(),
                 before.getMetadata().getGeneration()) || !Objects.equals(now.getMetadata().getDeletionTimestamp(),
@@ -163,6 +164,15 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
       status.setNotingReason(Conditions.READY, false, reason, message, Decision.Note.warning(reason, message));
     }
 
+    /** Status shows nothing held for this resource: it does not manage its subject. */
+    void managesNothing() {
+      st.setThrottles(new ArrayList<>());
+      st.setSummary(null);
+      st.setBypassGlobals(null);
+      st.setSpace(null);
+      st.setNamespace(null);
+    }
+
     void retryWithin(Duration d) {
       if (d != null && (retry == null || d.compareTo(retry) < 0)) {
         retry = d;
@@ -197,8 +207,17 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
     HBaseCluster hc = context.getSecondaryResource(HBaseCluster.class).orElse(null);
     if (hc == null) {
       String msg = "HBaseCluster '" + p.tq.getSpec().getClusterRef().getName() + "' not found in namespace '"
-          + p.tq.getMetadata().getNamespace() + "'";
+          + p.tq.getSpec().getClusterRef().namespaceFor(p.tq.getMetadata().getNamespace()) + "'";
       p.notReady("ClusterNotFound", msg);
+      return;
+    }
+    String notGranted = ownership.notGranted(p.tq).orElse(null);
+    if (notGranted != null) {
+      // the platform's boundary: nothing is written, nothing is claimed, what HBase holds stays
+      String msg = notGranted + "; nothing of this resource is written to HBase";
+      p.notReady("NotGranted", msg);
+      p.status.remove(Conditions.CONFLICT);
+      p.managesNothing();
       return;
     }
     ClusterState cluster = connections.stateFor(hc);
@@ -216,7 +235,8 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
       }
       if (p.tq.getSpec().getQos() != null || p.tq.getSpec().getCalibration() != null || p.old.getQos() != null
           || p.old.getCalibration() != null) {
-        desired = decide(p, desired, connections.gatewayFor(cluster));
+        desired = decide(p, desired, connections.gatewayFor(cluster).withDefaultPrometheus(
+            hc.getSpec().getPrometheus() == null ? null : hc.getSpec().getPrometheus().getUrl(), ClusterConnections.key(hc)));
       }
       apply(p, cluster, desired);
     } catch (ClusterUnavailableException e) {
@@ -247,11 +267,7 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
       metrics.conflict(Ownership.clusterKeyOf(p.tq));
     }
     p.ready(false, "Conflict", msg);
-    p.st.setThrottles(new ArrayList<>());
-    p.st.setSummary(null);
-    p.st.setBypassGlobals(null);
-    p.st.setSpace(null);
-    p.st.setNamespace(null);
+    p.managesNothing();
     return false;
   }
 

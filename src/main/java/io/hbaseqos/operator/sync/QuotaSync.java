@@ -3,6 +3,7 @@ package io.hbaseqos.operator.sync;
 import io.hbaseqos.operator.cluster.ClusterState;
 import io.hbaseqos.operator.cluster.ClusterUnavailableException;
 import io.hbaseqos.operator.cluster.Errors;
+import io.hbaseqos.operator.quota.HBaseShell;
 import io.hbaseqos.operator.quota.QuotaDiff;
 import io.hbaseqos.operator.quota.QuotaOp;
 import io.hbaseqos.operator.quota.QuotaPlan;
@@ -113,7 +114,7 @@ public final class QuotaSync {
         // the cell limits nothing; it only hides later rows from HBase's own listing. Reported.
         leftBehind = "HBase refused to delete the empty settings cell of user " + op.subject().user()
             + " (" + Errors.rootMessage(e) + "); it holds only bypass_globals=false. Remove it with the HBase shell: "
-            + "deleteall 'hbase:quota', 'u." + op.subject().user() + "', 'q:s'";
+            + HBaseShell.deleteQuotaCell("u." + op.subject().user(), "q:s");
       }
     }
     boolean pinned = !ops.isEmpty() && ops.get(0) instanceof QuotaOp.SetBypassGlobals b && !b.bypass()

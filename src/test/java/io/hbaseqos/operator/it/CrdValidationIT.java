@@ -421,6 +421,48 @@ class CrdValidationIT {
     assertRefused("HBaseCluster", name, policy(name, throttlePolicy), message);
   }
 
+  @Test
+  void grantsAndThePlatformsPrometheusAreAccepted() {
+    create(hbaseCluster("tenancy-ok", "tenancy", "{grants: [{fromNamespaces: [team-a, team-b], users: [svc_a, 'a_*', "
+        + "'*'], hbaseNamespaces: [team_a, 'common*'], tables: ['shared:a_*', t_a]}]}"));
+    create(hbaseCluster("prometheus-ok", "prometheus", "{url: 'http://prometheus.monitoring:9090'}"));
+    create(hbaseCluster("client-ok", "tenancy", "{grants: []}").replace("zookeeperQuorum: zk-0",
+        "zookeeperQuorum: zk-0, clientConfig: {hbase.rpc.timeout: '5000', hbase.master.kerberos.principal: "
+            + "'hbase/_HOST@EXAMPLE.COM'}"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "grant without namespaces | tenancy | {grants: [{users: [a]}]} | fromNamespaces: Required value",
+      "grant of nothing | tenancy | {grants: [{fromNamespaces: [a]}]} | a grant names at least one of users, hbaseNamespaces or tables",
+      "namespace not a name | tenancy | {grants: [{fromNamespaces: [Team_A], users: [a]}]} | fromNamespaces must be Kubernetes namespace names",
+      "user pattern with a regex | tenancy | {grants: [{fromNamespaces: [a], users: ['svc.+']}]} | users must be HBase user names or prefixes ending in '*'",
+      "star in the middle | tenancy | {grants: [{fromNamespaces: [a], users: ['a*b']}]} | users must be HBase user names or prefixes ending in '*'",
+      "namespace pattern | tenancy | {grants: [{fromNamespaces: [a], hbaseNamespaces: ['team-a']}]} | hbaseNamespaces must be HBase namespace names",
+      "table pattern | tenancy | {grants: [{fromNamespaces: [a], tables: ['a:b:c']}]} | tables must be [namespace:]table names",
+      "prometheus url with a newline | prometheus | {url: \"http://p:9090/\\nx\"} | without spaces or control characters",
+      "prometheus url not http | prometheus | {url: 'file:///etc/passwd'} | must be an http:// or https:// URL",
+  })
+  void invalidTenancyAndPrometheusAreRejected(String what, String field, String value, String message) {
+    String name = "badtenancy-" + Integer.toHexString(what.hashCode());
+    assertRefused("HBaseCluster", name, hbaseCluster(name, field, value), message);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "connection class | {hbase.client.connection.impl: org.example.Evil} | may not name a class for the operator to load",
+      "registry class | {hbase.client.registry.impl: org.example.Evil} | may not name a class for the operator to load",
+      "codec | {hbase.client.rpc.codec: org.example.Evil} | may not name a class for the operator to load",
+      "authentication | {hbase.security.authentication: simple} | may not set the operator's own identity",
+      "keytab | {hbase.client.keytab.file: /etc/passwd} | may not set the operator's own identity",
+      "key with a trailing space | {'hbase.rpc.timeout ': '1'} | keys may not contain whitespace",
+  })
+  void clientConfigMayNotChangeTheOperatorsIdentityOrLoadClasses(String what, String clientConfig, String message) {
+    String name = "badclient-" + Integer.toHexString(what.hashCode());
+    assertRefused("HBaseCluster", name, hbaseCluster(name, "tenancy", "{grants: []}").replace(
+        "zookeeperQuorum: zk-0", "zookeeperQuorum: zk-0, clientConfig: " + clientConfig), message);
+  }
+
   static String quotaSettings(String name, String quotas) {
     return hbaseCluster(name, "quotas", quotas);
   }

@@ -98,15 +98,34 @@ class HelmChartIT {
     dryRunOnServer(yaml);
     List<HasMetadata> objs = objects(yaml);
     assertThat(objs).extracting(HasMetadata::getKind).containsExactlyInAnyOrder("ServiceAccount", "ClusterRole",
-        "ClusterRoleBinding", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding", "Service", "Deployment");
+        "ClusterRoleBinding", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding", "Service", "Deployment",
+        "ClusterRole", "ClusterRole", "ClusterRole", "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding");
     for (HasMetadata o : objs) {
-      if (o instanceof ClusterRole cr) {
+      if (o instanceof ClusterRole cr && !tenancyRole(cr)) {
         assertNoWildcards(cr.getRules());
         assertThat(cr.getRules()).flatExtracting(PolicyRule::getResources).doesNotContain("secrets");
         assertThat(cr.getRules()).filteredOn(r -> r.getResources().contains("pods") || r.getResources().contains("nodes"))
             .allSatisfy(r -> assertThat(r.getVerbs()).containsExactlyInAnyOrder("get", "list", "watch"));
       }
     }
+    // tenant teams: TenantQuotas in their namespaces through Kubernetes' own roles, nothing else
+    ClusterRole edit = clusterRole(objs, "hbq-hbase-qos-operator-tenant-edit");
+    assertThat(edit.getMetadata().getLabels()).containsEntry("rbac.authorization.k8s.io/aggregate-to-edit", "true")
+        .containsEntry("rbac.authorization.k8s.io/aggregate-to-admin", "true");
+    assertThat(edit.getRules()).flatExtracting(PolicyRule::getResources)
+        .containsExactlyInAnyOrder("tenantquotas", "tenantquotas/status");
+    assertThat(edit.getRules()).filteredOn(r -> r.getResources().contains("tenantquotas/status"))
+        .allSatisfy(r -> assertThat(r.getVerbs()).containsExactlyInAnyOrder("get", "list", "watch"));
+    ClusterRole view = clusterRole(objs, "hbq-hbase-qos-operator-tenant-view");
+    assertThat(view.getMetadata().getLabels()).containsEntry("rbac.authorization.k8s.io/aggregate-to-view", "true");
+    assertThat(view.getRules()).allSatisfy(r -> assertThat(r.getVerbs()).containsExactlyInAnyOrder("get", "list",
+        "watch"));
+    assertThat(clusterRole(objs, "hbq-hbase-qos-operator-platform").getMetadata().getLabels())
+        .as("the platform's role is bound by the platform, never aggregated").doesNotContainKeys(
+            "rbac.authorization.k8s.io/aggregate-to-edit", "rbac.authorization.k8s.io/aggregate-to-admin");
+    assertThat(objs).filteredOn(o -> "ValidatingAdmissionPolicyBinding".equals(o.getKind())).singleElement()
+        .satisfies(b -> assertThat(Serialization.asYaml(b)).contains("paramRef:").contains("namespace: \"hbq-chart\""));
+
     Role lease = (Role) objs.stream().filter(o -> o instanceof Role).findFirst().orElseThrow();
     assertThat(lease.getMetadata().getNamespace()).isEqualTo("hbq-chart");
     assertThat(lease.getRules()).singleElement().satisfies(r -> {
@@ -139,7 +158,7 @@ class HelmChartIT {
     String yaml = render("-f", Paths.projectDir().resolve(CI_VALUES).toString());
     dryRunOnServer(yaml);
     List<HasMetadata> objs = objects(yaml);
-    assertThat(objs).filteredOn(o -> o instanceof ClusterRole).singleElement()
+    assertThat(objs).filteredOn(o -> o instanceof ClusterRole cr && !tenancyRole(cr)).singleElement()
         .satisfies(o -> assertThat(((ClusterRole) o).getRules()).singleElement()
             .satisfies(r -> assertThat(r.getResources()).containsExactly("nodes")))
         .as("only nodes (cluster-scoped) are read cluster-wide when namespaces are listed");
@@ -168,6 +187,16 @@ class HelmChartIT {
     assertThat(objs).filteredOn(o -> o.getMetadata().getName().endsWith("-dashboard")).singleElement()
         .satisfies(o -> assertThat(((io.fabric8.kubernetes.api.model.ConfigMap) o).getData().get(
             "hbase-qos-operator.json")).contains("\"uid\": \"hbase-qos-operator\""));
+  }
+
+  /** The chart's roles for people (tenant and platform teams), not for the operator's ServiceAccount. */
+  static boolean tenancyRole(ClusterRole cr) {
+    return cr.getMetadata().getName().matches(".*-(tenant-edit|tenant-view|platform)$");
+  }
+
+  static ClusterRole clusterRole(List<HasMetadata> objs, String name) {
+    return (ClusterRole) objs.stream().filter(o -> o instanceof ClusterRole && name.equals(o.getMetadata().getName()))
+        .findFirst().orElseThrow();
   }
 
   static void assertNoWildcards(List<PolicyRule> rules) {

@@ -32,4 +32,38 @@ class PrometheusClientTest {
     assertThatThrownBy(() -> PrometheusClient.value(502, "<html>bad gateway</html>"))
         .hasMessageContaining("HTTP 502 without JSON");
   }
+
+  @Test
+  void aServersErrorTextReachesStatusShortAndPrintable() {
+    String long_ = "x".repeat(5000);
+    assertThatThrownBy(() -> PrometheusClient.value(400, "{\"status\":\"error\",\"errorType\":\"bad\\u0000\\n\","
+        + "\"error\":\"" + long_ + "\"}")).satisfies(e -> assertThat(e.getMessage())
+            .startsWith("Prometheus refused the query: bad  : xxx").endsWith("...").doesNotContain("\n", "\u0000")
+            .hasSizeLessThan(PrometheusClient.MAX_ERROR_TEXT + 80));
+  }
+
+  /** An answer far larger than one number is refused after 4 MiB, not read into memory whole. */
+  @Test
+  void aHugeAnswerIsRefused() throws Exception {
+    com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
+        new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+    server.createContext("/", ex -> {
+      ex.sendResponseHeaders(200, 0);
+      try (var out = ex.getResponseBody()) {
+        byte[] chunk = new byte[64 * 1024];
+        for (int i = 0; i < 200; i++) {
+          out.write(chunk);
+        }
+      } catch (java.io.IOException ignored) {
+        // the client stopped reading
+      }
+    });
+    server.start();
+    try {
+      assertThatThrownBy(() -> new PrometheusClient().query("http://127.0.0.1:" + server.getAddress().getPort(), "up"))
+          .hasMessageContaining("with more than 4 MiB");
+    } finally {
+      server.stop(0);
+    }
+  }
 }

@@ -208,6 +208,81 @@ class ReconcilersMiddleIT {
   }
 
   @Test
+  void anotherNamespaceWritesOnlyWhatTheClusterGrantsIt() throws Exception {
+    String tenantNs = KubeApi.newNamespace("mid-tenant");
+    NAMESPACES.add(tenantNs);
+    TenantQuota tq = tenant(tenantNs, "svc", "hb", user("jo_svc"), t(ThrottleKind.REQUEST_NUMBER, "70req/sec"));
+    tq.getSpec().getClusterRef().setNamespace(ns);
+    k8s.resource(tq).create();
+    TenantStatus.awaitReason(k8s, tenantNs, "svc", "NotGranted");
+    assertThat(TenantStatus.condition(k8s, tenantNs, "svc", "Ready").getMessage())
+        .contains("namespace " + tenantNs + " is not granted the use of HBaseCluster " + ns + "/hb");
+    assertThat(hbase.writes.get()).as("nothing written for a namespace without a grant").isZero();
+
+    // the platform grants it users jo_*: the tenant converges without being touched
+    Resources.editCluster(k8s, ns, "hb", hc -> {
+      io.hbaseqos.operator.api.TenancySpec tenancy = new io.hbaseqos.operator.api.TenancySpec();
+      tenancy.setGrants(new ArrayList<>(List.of(new io.hbaseqos.operator.api.TenantGrant(List.of(tenantNs),
+          List.of("jo_*"), null, null))));
+      hc.getSpec().setTenancy(tenancy);
+    });
+    TenantStatus.awaitReady(k8s, tenantNs, "svc");
+    assertThat(held(Subject.user("jo_svc"))).isEqualTo(Map.of(ThrottleKind.REQUEST_NUMBER, "70req/sec"));
+
+    // and takes the grant back: nothing is written or removed, status says why and holds nothing
+    int writes = hbase.writes.get();
+    Resources.editCluster(k8s, ns, "hb", hc -> hc.getSpec().getTenancy().getGrants().get(0)
+        .setUsers(List.of("someone_else")));
+    TenantStatus.awaitReason(k8s, tenantNs, "svc", "NotGranted");
+    assertThat(TenantStatus.condition(k8s, tenantNs, "svc", "Ready").getMessage()).contains("spec.subject's user "
+        + "jo_svc (granted users: someone_else)");
+    assertThat(TenantStatus.get(k8s, tenantNs, "svc").getStatus().getThrottles()).isEmpty();
+    Resources.edit(k8s, TenantQuota.class, tenantNs, "svc", t -> t.getSpec().getThrottles().get(0)
+        .setLimit("1req/sec"));
+    await().atMost(30, TimeUnit.SECONDS).until(() -> {
+      TenantQuota now = TenantStatus.get(k8s, tenantNs, "svc");
+      return now.getStatus().getObservedGeneration() == now.getMetadata().getGeneration();
+    });
+    k8s.resource(TenantStatus.get(k8s, tenantNs, "svc")).withTimeout(30, TimeUnit.SECONDS).delete();
+    await().atMost(30, TimeUnit.SECONDS).until(() -> TenantStatus.get(k8s, tenantNs, "svc") == null);
+    assertThat(held(Subject.user("jo_svc"))).isEqualTo(Map.of(ThrottleKind.REQUEST_NUMBER, "70req/sec"));
+    assertThat(hbase.writes.get()).isEqualTo(writes);
+    assertThat(TenantStatus.events(k8s, tenantNs, "svc")).filteredOn(e -> "NotGranted".equals(e.getReason()))
+        .isNotEmpty();
+  }
+
+  /** docs/install.md's migration: from a TenantQuota beside the HBaseCluster to one in the tenant's namespace. */
+  @Test
+  void movingATenantToItsOwnNamespaceNeverUnthrottlesIt() throws Exception {
+    k8s.resource(tenant(ns, "old", "hb", user("mo_svc"), t(ThrottleKind.REQUEST_NUMBER, "40req/sec"))).create();
+    awaitReady("old");
+    String tenantNs = KubeApi.newNamespace("mid-moved");
+    NAMESPACES.add(tenantNs);
+    Resources.editCluster(k8s, ns, "hb", hc -> {
+      io.hbaseqos.operator.api.TenancySpec tenancy = new io.hbaseqos.operator.api.TenancySpec();
+      tenancy.setGrants(new ArrayList<>(List.of(new io.hbaseqos.operator.api.TenantGrant(List.of(tenantNs),
+          List.of("mo_*"), null, null))));
+      hc.getSpec().setTenancy(tenancy);
+    });
+    TenantQuota moved = tenant(tenantNs, "svc", "hb", user("mo_svc"), t(ThrottleKind.REQUEST_NUMBER, "40req/sec"));
+    moved.getSpec().getClusterRef().setNamespace(ns);
+    k8s.resource(moved).create();
+    TenantStatus.awaitReason(k8s, tenantNs, "svc", "Conflict");
+    int writes = hbase.writes.get();
+    List<Map<ThrottleKind, String>> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+    k8s.resource(get("old")).delete();
+    await().atMost(30, TimeUnit.SECONDS).pollInterval(Duration.ofMillis(20)).until(() -> {
+      seen.add(held(Subject.user("mo_svc")));
+      return get("old") == null && "True".equals(java.util.Optional.ofNullable(TenantStatus.condition(k8s, tenantNs,
+          "svc", "Ready")).map(Condition::getStatus).orElse(null));
+    });
+    assertThat(seen).as("HBase held the throttle all along").allSatisfy(h -> assertThat(h)
+        .isEqualTo(Map.of(ThrottleKind.REQUEST_NUMBER, "40req/sec")));
+    assertThat(hbase.writes.get()).as("the same throttle: the old owner's cleanup and the new owner write nothing")
+        .isEqualTo(writes);
+  }
+
+  @Test
   void aMissingClusterIsReportedAndConvergesWhenItAppears() throws Exception {
     k8s.resource(tenant(ns, "ivy", "later", user("ivy"), t(ThrottleKind.REQUEST_NUMBER, "10req/sec"))).create();
     awaitReason("ivy", "ClusterNotFound");

@@ -81,6 +81,28 @@ class OwnershipTest {
   }
 
   @Test
+  void aNamespaceThatIsNotGrantedTheSubjectClaimsNothingSoItCannotPreClaimIt() {
+    HBaseCluster hc = cluster("platform", "hb", null);
+    hc.setSpec(GrantsTest.cluster(new io.hbaseqos.operator.api.TenantGrant(List.of("team-b"), List.of("bob"), null,
+        null)).getSpec());
+    live.put("platform/hb", "id-1");
+    TenantQuota early = tenant("team-a", "grab", "hb", "bob", "2026-01-01T00:00:00Z", false);
+    early.getSpec().getClusterRef().setNamespace("platform");
+    TenantQuota granted = tenant("team-b", "mine", "hb", "bob", "2026-01-01T00:00:05Z", false);
+    granted.getSpec().getClusterRef().setNamespace("platform");
+    TenantQuota platform = tenant("platform", "legacy", "hb", "carol", "2026-01-01T00:00:00Z", false);
+    tenants.items.addAll(List.of(early, granted, platform));
+    assertThat(Ownership.clusterKeyOf(early)).isEqualTo("platform/hb");
+    assertThat(ownership.notGranted(early)).get().asString().contains("namespace team-a is not granted");
+    assertThat(ownership.owns(early)).isFalse();
+    assertThat(ownership.owns(granted)).as("the older TenantQuota of a namespace without the grant is no claimant")
+        .isTrue();
+    assertThat(ownership.claimants(granted)).extracting(t -> t.getMetadata().getUid()).containsExactly("team-b-mine");
+    assertThat(ownership.owns(platform)).as("the cluster's own namespace may name any subject").isTrue();
+    assertThat(ownership.claimed("platform/hb")).containsExactlyInAnyOrder(Subject.user("bob"), Subject.user("carol"));
+  }
+
+  @Test
   void theOldestLiveClaimantOwnsAndADeletingOneOnlyWhenNoLiveOneIsLeft() {
     cluster("a", "hb", null);
     live.put("a/hb", "id-1");

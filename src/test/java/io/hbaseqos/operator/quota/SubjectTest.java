@@ -50,6 +50,16 @@ class SubjectTest {
         .anySatisfy(e -> assertThat(e.getMessage()).startsWith("spec.subject").contains(message));
   }
 
+  /** Nothing a shell or the HBase shell (JRuby) would read as syntax reaches a command the operator prints. */
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"a'b", "a\"b", "a;id", "a#b", "a$(id)", "a`id`", "a(b)", "a\\b", "a|b", "a&b",
+      "a<b", "a>b", "a*", "a?b", "a{b}", "a[b]", "a!b", "a~b", "a/b", "a=b", "a+b", "a%b", ".a", "-a"})
+  void shellAndRubyMetacharactersInUserNamesAreRefusedInWords(String user) {
+    assertThat(Subject.validate(user, null, null, "spec.subject")).singleElement()
+        .satisfies(e -> assertThat(e.getMessage()).startsWith("spec.subject.user").contains("shell or Ruby characters"));
+    assertThat(java.util.regex.Pattern.matches(Subject.USER_PATTERN, user)).isFalse();
+  }
+
   @ParameterizedTest
   @CsvSource(value = {"alice, null, null", "null, tenant_1, null", "null, null, usertable", "null, null, ns1:t-1.v2",
       "svc.batch-1, null, ns:t", "bob, ns, null", "élodie, null, null",

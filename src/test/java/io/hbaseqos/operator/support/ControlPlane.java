@@ -36,6 +36,22 @@ public final class ControlPlane implements AutoCloseable {
     return cp;
   }
 
+  /**
+   * Only the kube-controller-manager's ClusterRole aggregation: Kubernetes' admin, edit and view
+   * roles gain the rules of the ClusterRoles labelled to aggregate into them.
+   */
+  public static ControlPlane rbacAggregation() {
+    Path bin = Paths.k8sBinDir();
+    KubeApi.ensure("sched", List.of(bin.resolve("kube-scheduler"), bin.resolve("kube-controller-manager")));
+    String kc = KubeApi.kubeconfig().toString();
+    ControlPlane cp = new ControlPlane();
+    cp.run("kube-controller-manager", bin.resolve("kube-controller-manager").toString(), "--kubeconfig=" + kc,
+        "--authentication-kubeconfig=" + kc, "--authorization-kubeconfig=" + kc, "--leader-elect=false",
+        "--secure-port=0", "--use-service-account-credentials=false",
+        "--controllers=clusterrole-aggregation-controller");
+    return cp;
+  }
+
   private void run(String name, String... cmd) {
     try {
       Path log = Files.createTempFile(name, ".log");

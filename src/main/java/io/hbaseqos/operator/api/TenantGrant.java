@@ -1,0 +1,93 @@
+package io.hbaseqos.operator.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Namespaces granted the use of an HBaseCluster for some HBase subjects. A pattern is a name, or a
+ * prefix followed by '*' ('svc_a_*'); '*' alone matches every name. A table is granted when it
+ * matches {@code tables} or when its HBase namespace matches {@code hbaseNamespaces}.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = "(has(self.users) && size(self.users) > 0) || (has(self.hbaseNamespaces) "
+    + "&& size(self.hbaseNamespaces) > 0) || (has(self.tables) && size(self.tables) > 0)",
+    message = "a grant names at least one of users, hbaseNamespaces or tables")
+public class TenantGrant {
+  /** A pattern's character rule, in CEL: a name of the given characters, optionally ending in '*'. */
+  private static final String USER = "^([\\\\p{L}\\\\p{N}_][\\\\p{L}\\\\p{N}_.-]*)?[*]?$";
+  private static final String HBASE_NAMESPACE = "^[A-Za-z0-9_]*[*]?$";
+  private static final String TABLE = "^([A-Za-z0-9_]+:)?([A-Za-z0-9_][A-Za-z0-9_.-]*)?[*]?$";
+
+  @Required
+  @Size(min = 1, max = 32)
+  @ValidationRule(value = "self.all(n, n.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$'))",
+      message = "fromNamespaces must be Kubernetes namespace names (lowercase letters, digits and '-', at most 63)")
+  @JsonPropertyDescription("Kubernetes namespaces whose TenantQuotas this grant applies to.")
+  private List<@Size(min = 1, max = 63) String> fromNamespaces = new ArrayList<>();
+
+  @Size(max = 32)
+  @ValidationRule(value = "self.all(p, p.matches('" + USER + "'))",
+      message = "users must be HBase user names or prefixes ending in '*': letters, digits, '_', '.' and '-'")
+  @JsonPropertyDescription("HBase users the namespaces may throttle: names, or prefixes ending in '*'.")
+  private List<@Size(min = 1, max = 128) String> users;
+
+  @Size(max = 32)
+  @ValidationRule(value = "self.all(p, p.matches('" + HBASE_NAMESPACE + "'))",
+      message = "hbaseNamespaces must be HBase namespace names or prefixes ending in '*': letters, digits and '_'")
+  @JsonPropertyDescription("HBase namespaces the namespaces may set quotas on, with every table in them.")
+  private List<@Size(min = 1, max = 128) String> hbaseNamespaces;
+
+  @Size(max = 32)
+  @ValidationRule(value = "self.all(p, p.matches('" + TABLE + "'))",
+      message = "tables must be [namespace:]table names or prefixes ending in '*'")
+  @JsonPropertyDescription("HBase tables ('namespace:table', or 'table' in the default namespace) the namespaces "
+      + "may set quotas on: names, or prefixes ending in '*'.")
+  private List<@Size(min = 1, max = 256) String> tables;
+
+  public TenantGrant() {}
+
+  public TenantGrant(List<String> fromNamespaces, List<String> users, List<String> hbaseNamespaces,
+      List<String> tables) {
+    this.fromNamespaces = fromNamespaces;
+    this.users = users;
+    this.hbaseNamespaces = hbaseNamespaces;
+    this.tables = tables;
+  }
+
+  public List<String> getFromNamespaces() {
+    return fromNamespaces;
+  }
+
+  public void setFromNamespaces(List<String> fromNamespaces) {
+    this.fromNamespaces = fromNamespaces;
+  }
+
+  public List<String> getUsers() {
+    return users;
+  }
+
+  public void setUsers(List<String> users) {
+    this.users = users;
+  }
+
+  public List<String> getHbaseNamespaces() {
+    return hbaseNamespaces;
+  }
+
+  public void setHbaseNamespaces(List<String> hbaseNamespaces) {
+    this.hbaseNamespaces = hbaseNamespaces;
+  }
+
+  public List<String> getTables() {
+    return tables;
+  }
+
+  public void setTables(List<String> tables) {
+    this.tables = tables;
+  }
+}

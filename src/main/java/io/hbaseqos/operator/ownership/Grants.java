@@ -1,0 +1,119 @@
+package io.hbaseqos.operator.ownership;
+
+import io.hbaseqos.operator.api.HBaseCluster;
+import io.hbaseqos.operator.api.TenantGrant;
+import io.hbaseqos.operator.api.TenantQuotaSpec;
+import io.hbaseqos.operator.quota.Subject;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Whether a Kubernetes namespace may name an HBase subject on an HBaseCluster: the tenancy
+ * boundary. The HBaseCluster's own namespace is the platform's and may name any subject; another
+ * namespace only what the cluster's {@code spec.tenancy.grants} give it (the union of the grants
+ * that name it). A pattern is a name, or a prefix ending in '*'. Plain Java, no I/O; the chart's
+ * admission policy applies the same rules.
+ */
+public final class Grants {
+  private Grants() {}
+
+  /** Why {@code tenantNamespace} may not name {@code subject} on {@code hc}, in words; empty when it may. */
+  public static Optional<String> refusal(HBaseCluster hc, String tenantNamespace, Subject subject) {
+    String clusterNs = hc.getMetadata().getNamespace();
+    if (Objects.equals(clusterNs, tenantNamespace)) {
+      return Optional.empty();
+    }
+    String cluster = "HBaseCluster " + clusterNs + "/" + hc.getMetadata().getName();
+    List<TenantGrant> grants = hc.getSpec() == null || hc.getSpec().getTenancy() == null
+        || hc.getSpec().getTenancy().getGrants() == null ? List.of()
+        : hc.getSpec().getTenancy().getGrants().stream()
+            .filter(g -> g.getFromNamespaces() != null && g.getFromNamespaces().contains(tenantNamespace)).toList();
+    if (grants.isEmpty()) {
+      return Optional.of("namespace " + tenantNamespace + " is not granted the use of " + cluster
+          + ": no entry of its spec.tenancy.grants names it in fromNamespaces");
+    }
+    List<String> refused = new ArrayList<>();
+    if (subject.user() != null && !any(grants, TenantGrant::getUsers, subject.user())) {
+      refused.add("user " + subject.user() + " (granted users: " + list(grants, TenantGrant::getUsers) + ")");
+    }
+    if (subject.namespace() != null && !any(grants, TenantGrant::getHbaseNamespaces, subject.namespace())) {
+      refused.add("HBase namespace " + subject.namespace() + " (granted: "
+          + list(grants, TenantGrant::getHbaseNamespaces) + ")");
+    }
+    if (subject.table() != null && !tableGranted(grants, subject)) {
+      refused.add("table " + subject.table() + " (granted tables: " + list(grants, TenantGrant::getTables)
+          + "; granted HBase namespaces: " + list(grants, TenantGrant::getHbaseNamespaces) + ")");
+    }
+    if (refused.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(cluster + " does not grant namespace " + tenantNamespace + " spec.subject's "
+        + String.join(" nor ", refused));
+  }
+
+  /**
+   * Why a TenantQuota from {@code tenantNamespace} may not send its Prometheus queries where its
+   * spec says: a namespace other than the cluster's queries the platform's Prometheus (the
+   * cluster's {@code spec.prometheus.url}) and names none, so the operator never fetches a URL a
+   * tenant chose. Empty when it may.
+   */
+  public static Optional<String> urlRefusal(HBaseCluster hc, String tenantNamespace, TenantQuotaSpec spec) {
+    if (Objects.equals(hc.getMetadata().getNamespace(), tenantNamespace) || spec == null) {
+      return Optional.empty();
+    }
+    List<String> fields = new ArrayList<>();
+    if (spec.getCalibration() != null && spec.getCalibration().getPrometheus() != null
+        && spec.getCalibration().getPrometheus().getUrl() != null) {
+      fields.add("spec.calibration.prometheus.url");
+    }
+    if (spec.getQos() != null && spec.getQos().getLatencyObjectives() != null) {
+      var objectives = spec.getQos().getLatencyObjectives();
+      for (int i = 0; i < objectives.size(); i++) {
+        if (objectives.get(i).getPrometheus() != null && objectives.get(i).getPrometheus().getUrl() != null) {
+          fields.add("spec.qos.latencyObjectives[" + i + "].prometheus.url");
+        }
+      }
+    }
+    if (fields.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(String.join(", ", fields) + ": a TenantQuota from namespace " + tenantNamespace
+        + " queries the Prometheus of HBaseCluster " + hc.getMetadata().getNamespace() + "/"
+        + hc.getMetadata().getName() + " (its spec.prometheus.url) and may not name one");
+  }
+
+  private static boolean tableGranted(List<TenantGrant> grants, Subject subject) {
+    String ns = subject.effectiveNamespace();
+    return grants.stream().anyMatch(g -> g.getTables() != null && g.getTables().stream()
+        .anyMatch(p -> matches(qualified(p), subject.table())))
+        || any(grants, TenantGrant::getHbaseNamespaces, ns);
+  }
+
+  /** A table pattern as HBase names the table: 'default:' when it names no namespace. */
+  private static String qualified(String tablePattern) {
+    return tablePattern.contains(":") ? tablePattern : "default:" + tablePattern;
+  }
+
+  private static boolean any(List<TenantGrant> grants, Function<TenantGrant, List<String>> field, String name) {
+    return grants.stream().map(field).filter(Objects::nonNull).flatMap(List::stream).anyMatch(p -> matches(p, name));
+  }
+
+  private static String list(List<TenantGrant> grants, Function<TenantGrant, List<String>> field) {
+    Set<String> all = new LinkedHashSet<>();
+    grants.stream().map(field).filter(Objects::nonNull).forEach(all::addAll);
+    return all.isEmpty() ? "none" : String.join(", ", all);
+  }
+
+  /** A name, or a prefix ending in '*' ('*' alone matches every name). */
+  static boolean matches(String pattern, String name) {
+    if (pattern == null || name == null) {
+      return false;
+    }
+    return pattern.endsWith("*") ? name.startsWith(pattern.substring(0, pattern.length() - 1)) : pattern.equals(name);
+  }
+}

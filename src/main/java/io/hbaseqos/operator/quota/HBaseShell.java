@@ -1,0 +1,39 @@
+package io.hbaseqos.operator.quota;
+
+/**
+ * Commands for the HBase shell (JRuby) that the operator prints for an admin to run. Names read
+ * from HBase or a spec are quoted so that no character in them can end the string, interpolate or
+ * start another statement.
+ */
+public final class HBaseShell {
+  private HBaseShell() {}
+
+  /**
+   * A Ruby string literal of {@code s}: single-quoted when it holds only letters, digits, '_', '.',
+   * '-' and ':'; otherwise double-quoted with every other character written as {@code \\u{hex}}.
+   */
+  public static String quote(String s) {
+    if (s.chars().allMatch(HBaseShell::plain)) {
+      return "'" + s + "'";
+    }
+    StringBuilder sb = new StringBuilder("\"");
+    s.codePoints().forEach(c -> {
+      if (c < 128 && plain(c)) {
+        sb.append((char) c);
+      } else {
+        sb.append("\\u{").append(Integer.toHexString(c)).append('}');
+      }
+    });
+    return sb.append('"').toString();
+  }
+
+  private static boolean plain(int c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.'
+        || c == '-' || c == ':';
+  }
+
+  /** The shell line that deletes one cell of a row of {@code hbase:quota}. */
+  public static String deleteQuotaCell(String row, String column) {
+    return "deleteall 'hbase:quota', " + quote(row) + ", " + quote(column);
+  }
+}

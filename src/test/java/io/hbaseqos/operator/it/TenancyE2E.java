@@ -1,0 +1,242 @@
+package io.hbaseqos.operator.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hbaseqos.operator.api.HBaseCluster;
+import io.hbaseqos.operator.api.TenancySpec;
+import io.hbaseqos.operator.api.TenantGrant;
+import io.hbaseqos.operator.api.TenantQuota;
+import io.hbaseqos.operator.support.ControlPlane;
+import io.hbaseqos.operator.support.Helm;
+import io.hbaseqos.operator.support.KubeApi;
+import io.hbaseqos.operator.support.Kubectl;
+import io.hbaseqos.operator.support.OperatorProcess;
+import io.hbaseqos.operator.support.QuotaTableRaw;
+import io.hbaseqos.operator.support.Resources;
+import io.hbaseqos.operator.support.StandaloneHBase;
+import io.hbaseqos.operator.support.TenantStatus;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The tenancy boundary as a tenant team meets it: the chart installed, the packaged operator run
+ * with the chart's ServiceAccount, the platform's HBaseCluster in the release namespace granting two
+ * tenant namespaces their own HBase users, and each team's user holding only Kubernetes' built-in
+ * {@code edit} role in its namespace (which the chart's tenant role aggregates into), acting
+ * through {@code kubectl --as}. Every cross-tenant attempt is refused in words, and {@code hbase:quota}
+ * (read raw) is unchanged by it; what was granted works.
+ */
+class TenancyE2E {
+  static final String RELEASE = "hbqt";
+  static final String SA = RELEASE + "-hbase-qos-operator";
+  static KubernetesClient k8s;
+  static StandaloneHBase hbase;
+  static ControlPlane aggregation;
+  static OperatorProcess operator;
+  static String platform;
+  static String teamA;
+  static String teamB;
+  /** This run's HBase names: the HBase is shared with other test classes. */
+  static String ua;
+  static String ub;
+  static final List<String> NAMESPACES = new ArrayList<>();
+
+  @BeforeAll
+  static void install() throws Exception {
+    hbase = StandaloneHBase.shared();
+    k8s = KubeApi.client();
+    aggregation = ControlPlane.rbacAggregation();
+    platform = KubeApi.newNamespace("platform");
+    teamA = KubeApi.newNamespace("team-a");
+    teamB = KubeApi.newNamespace("team-b");
+    NAMESPACES.addAll(List.of(teamA, teamB, platform));
+    String run = Long.toString(System.nanoTime() % 1_000_000, 36);
+    ua = "ta" + run + "_";
+    ub = "tb" + run + "_";
+    Kubectl.Result r = Helm.run("upgrade", "--install", RELEASE, Helm.chart().toString(), "--namespace", platform,
+        "--wait=false");
+    assertThat(r.exit()).as(r.output()).isZero();
+    for (String[] who : new String[][] {{"alice", teamA}, {"bob", teamB}}) {
+      r = Kubectl.run("create", "rolebinding", who[0] + "-edit", "--clusterrole=edit", "--user=" + who[0], "-n", who[1]);
+      assertThat(r.exit()).as(r.output()).isZero();
+    }
+    // the built-in edit role gains the chart's tenant rules once the aggregation controller has run
+    await().atMost(60, TimeUnit.SECONDS).until(() -> "yes".equals(canI("alice", "create", "tenantquotas", teamA)));
+
+    HBaseCluster hc = Resources.cluster(platform, "shared", hbase.connectionSpec(), "5s");
+    TenancySpec tenancy = new TenancySpec();
+    tenancy.setGrants(new ArrayList<>(List.of(
+        new TenantGrant(List.of(teamA), List.of(ua + "*"), List.of(ua + "ns"), null),
+        new TenantGrant(List.of(teamB), List.of(ub + "*"), null, null))));
+    hc.getSpec().setTenancy(tenancy);
+    k8s.resource(hc).create();
+
+    Map<String, String> env = new HashMap<>(HelmInstallE2E.envOf(k8s.apps().deployments().inNamespace(platform)
+        .withName(SA).get()));
+    env.put("POD_NAMESPACE", platform);
+    env.put("POD_NAME", SA + "-0");
+    env.put("HBQ_OPERATOR_JAVA_OPTS", env.get("JAVA_OPTS_APPEND"));
+    operator = OperatorProcess.start(HelmInstallE2E.kubeconfigFor(SA, platform), env, "/q/health/ready");
+  }
+
+  @AfterAll
+  static void uninstall() {
+    if (operator != null) {
+      KubeApi.cleanUp(NAMESPACES);
+      operator.close();
+    }
+    Helm.run("uninstall", RELEASE, "--namespace", platform);
+    if (aggregation != null) {
+      aggregation.close();
+    }
+  }
+
+  static String canI(String user, String verb, String resource, String ns, String... extra) {
+    List<String> args = new ArrayList<>(List.of("auth", "can-i", verb, resource, "-n", ns, "--as=" + user));
+    args.addAll(List.of(extra));
+    String out = Kubectl.run(args.toArray(String[]::new)).output().trim();
+    return out.substring(out.lastIndexOf('\n') + 1);
+  }
+
+  /** {@code kubectl --as user apply} of one TenantQuota naming the platform's cluster. */
+  static Kubectl.Result applyAs(String user, String ns, String name, String subject, String limit) throws Exception {
+    Path f = Files.createTempFile("tq", ".yaml");
+    Files.writeString(f, """
+        apiVersion: hbaseqos.io/v1alpha1
+        kind: TenantQuota
+        metadata: {name: %s, namespace: %s}
+        spec:
+          clusterRef: {name: shared, namespace: %s}
+          subject: %s
+          throttles: [{type: REQUEST_NUMBER, limit: %s}]
+        """.formatted(name, ns, platform, subject, limit));
+    return Kubectl.run("apply", "--as=" + user, "-f", f.toString());
+  }
+
+  static Map<String, String> quotaTable() {
+    Map<String, String> all = QuotaTableRaw.read(hbase);
+    all.keySet().removeIf(k -> !k.contains(ua) && !k.contains(ub));
+    return all;
+  }
+
+  @Test
+  void eachTeamManagesWhatItWasGrantedAndNothingElse() throws Exception {
+    Kubectl.Result r = applyAs("alice", teamA, "svc", "{user: " + ua + "svc}", "100req/sec");
+    assertThat(r.exit()).as(r.output()).isZero();
+    r = applyAs("bob", teamB, "svc", "{user: " + ub + "svc}", "200req/sec");
+    assertThat(r.exit()).as(r.output()).isZero();
+    await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> assertThat(quotaTable()).as(() -> operator.logTail(40))
+        .containsEntry("u." + ua + "svc q:s", "req_num=100/SECONDS")
+        .containsEntry("u." + ub + "svc q:s", "req_num=200/SECONDS"));
+    TenantStatus.awaitReady(k8s, teamA, "svc");
+    r = applyAs("alice", teamA, "svc", "{user: " + ua + "svc}", "150req/sec");
+    assertThat(r.exit()).as(r.output()).isZero();
+    await().atMost(60, TimeUnit.SECONDS).until(() -> "req_num=150/SECONDS"
+        .equals(quotaTable().get("u." + ua + "svc q:s")));
+    Map<String, String> before = quotaTable();
+
+    // alice against bob's HBase user, namespace and tables, and against bob's namespace
+    assertRefused(applyAs("alice", teamA, "x1", "{user: " + ub + "svc}", "1req/sec"),
+        "spec.subject.user", "does not grant namespace " + teamA + " the HBase user " + ub + "svc");
+    assertRefused(applyAs("alice", teamA, "x2", "{namespace: " + ub + "ns}", "1req/sec"),
+        "spec.subject.namespace", "the HBase namespace " + ub + "ns");
+    assertRefused(applyAs("alice", teamA, "x3", "{table: '" + ub + "ns:t'}", "1req/sec"),
+        "spec.subject.table", "the table " + ub + "ns:t");
+    assertRefused(applyAs("alice", teamA, "x4", "{user: " + ua + "svc, table: 'default:" + ub + "t'}", "1req/sec"),
+        "spec.subject.table", "the table default:" + ub + "t");
+    assertRefused(applyAs("alice", teamB, "x5", "{user: " + ub + "svc}", "1req/sec"), "forbidden",
+        "User \"alice\" cannot");
+    assertRefused(Kubectl.run("--as=alice", "-n", teamB, "delete", "tq", "svc"), "forbidden", "User \"alice\" cannot");
+    assertRefused(Kubectl.run("--as=alice", "-n", teamB, "patch", "tq", "svc", "--type=merge", "-p",
+        "{\"spec\":{\"throttles\":[{\"type\":\"REQUEST_NUMBER\",\"limit\":\"1req/sec\"}]}}"), "forbidden",
+        "User \"alice\" cannot");
+    // the platform's objects: alice may neither change the cluster nor make her own pointing at the same HBase
+    assertRefused(Kubectl.run("--as=alice", "-n", platform, "patch", "hbc", "shared", "--type=merge", "-p",
+        "{\"spec\":{\"throttlePolicy\":{\"rpcThrottle\":false}}}"), "forbidden", "User \"alice\" cannot");
+    assertRefused(Kubectl.run("--as=alice", "-n", platform, "get", "hbc", "shared"), "forbidden",
+        "User \"alice\" cannot");
+    Path own = Files.createTempFile("hbc", ".yaml");
+    Files.writeString(own, """
+        apiVersion: hbaseqos.io/v1alpha1
+        kind: HBaseCluster
+        metadata: {name: mine, namespace: %s}
+        spec: {connection: {zookeeperQuorum: "%s"}, quotas: {unmanagedPolicy: Remove}}
+        """.formatted(teamA, hbase.connectionSpec().getZookeeperQuorum()));
+    assertRefused(Kubectl.run("--as=alice", "apply", "-f", own.toString()), "forbidden", "User \"alice\" cannot");
+    // a shell metacharacter in a user name never gets as far as the operator
+    assertRefused(applyAs("alice", teamA, "x6", "{user: \"" + ua + "x';$(id)\"}", "1req/sec"), "spec.subject.user",
+        "shell or Ruby characters are refused");
+    // nor makes the operator fetch a URL of her choosing
+    Path probe = Files.createTempFile("tq", ".yaml");
+    Files.writeString(probe, """
+        apiVersion: hbaseqos.io/v1alpha1
+        kind: TenantQuota
+        metadata: {name: x7, namespace: %s}
+        spec:
+          clusterRef: {name: shared, namespace: %s}
+          subject: {user: %ssvc2}
+          calibration: {targetOpsPerSecond: 100, source: Prometheus,
+                        prometheus: {url: 'http://169.254.169.254/latest', query: 'sum(up)'}}
+        """.formatted(teamA, platform, ua));
+    assertRefused(Kubectl.run("--as=alice", "apply", "-f", probe.toString()), "spec.calibration.prometheus.url",
+        "queries the Prometheus of HBaseCluster " + platform + "/shared (its spec.prometheus.url) and may not name one");
+    assertThat(canI("alice", "create", "tenantquotas", teamA)).isEqualTo("yes");
+    assertThat(canI("alice", "create", "hbaseclusters", teamA)).isEqualTo("no");
+    assertThat(canI("alice", "patch", "tenantquotas", teamA, "--subresource=status")).as("status is the operator's")
+        .isEqualTo("no");
+    assertThat(k8s.resources(TenantQuota.class).inNamespace(teamA).list().getItems()).extracting(t -> t.getMetadata()
+        .getName()).containsExactly("svc");
+
+    await().during(3, TimeUnit.SECONDS).atMost(10, TimeUnit.SECONDS)
+        .untilAsserted(() -> assertThat(quotaTable()).isEqualTo(before));
+  }
+
+  @Test
+  void aGrantTakenBackStopsTheOperatorWritingButLeavesWhatHBaseHolds() throws Exception {
+    String user = ua + "revoked";
+    Kubectl.Result r = applyAs("alice", teamA, "revoked", "{user: " + user + "}", "300req/sec");
+    assertThat(r.exit()).as(r.output()).isZero();
+    await().atMost(60, TimeUnit.SECONDS).until(() -> "True".equals(java.util.Optional.ofNullable(
+        TenantStatus.condition(k8s, teamA, "revoked", "Ready")).map(c -> c.getStatus()).orElse(null)));
+    // the platform narrows team A's grant to one user; the TenantQuota exists already, admission never sees it
+    Resources.editCluster(k8s, platform, "shared", hc -> hc.getSpec().getTenancy().getGrants().get(0)
+        .setUsers(List.of(ua + "svc")));
+    await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> assertThat(TenantStatus.condition(k8s, teamA, "revoked",
+        "Ready")).satisfies(c -> {
+          assertThat(c).isNotNull();
+          assertThat(c.getReason()).isEqualTo("NotGranted");
+          assertThat(c.getMessage()).contains("does not grant namespace " + teamA + " spec.subject's user " + user)
+              .contains("nothing of this resource is written to HBase");
+        }));
+    assertThat(TenantStatus.events(k8s, teamA, "revoked")).map(Event::getReason).contains("NotGranted");
+    Map<String, String> held = quotaTable();
+    assertThat(held).containsEntry("u." + user + " q:s", "req_num=300/SECONDS");
+    // an edit admission lets through (the spec did not change) and deletion write nothing either
+    r = Kubectl.run("--as=alice", "-n", teamA, "label", "tq", "revoked", "team=a");
+    assertThat(r.exit()).as(r.output()).isZero();
+    assertRefused(Kubectl.run("--as=alice", "-n", teamA, "patch", "tq", "revoked", "--type=merge", "-p",
+        "{\"spec\":{\"throttles\":[{\"type\":\"REQUEST_NUMBER\",\"limit\":\"1req/sec\"}]}}"), "spec.subject.user",
+        "the HBase user " + user);
+    r = Kubectl.run("--as=alice", "-n", teamA, "delete", "tq", "revoked", "--wait=true", "--timeout=60s");
+    assertThat(r.exit()).as(r.output()).isZero();
+    assertThat(quotaTable()).isEqualTo(held);
+    Resources.editCluster(k8s, platform, "shared", hc -> hc.getSpec().getTenancy().getGrants().get(0)
+        .setUsers(List.of(ua + "*")));
+  }
+
+  static void assertRefused(Kubectl.Result r, String field, String reason) {
+    assertThat(r.exit()).as(r.output()).isNotZero();
+    assertThat(r.output()).contains(field).contains(reason);
+  }
+}
