@@ -58,3 +58,8 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
   resources: [poddisruptionbudgets]
   verbs: [get, create, patch]
 {{- end -}}
+
+{{/* Text as XML character data: &, < and > escaped (hbase-site.xml values). */}}
+{{- define "hbq.xml" -}}
+{{- . | replace "&" "&amp;" | replace "<" "&lt;" | replace ">" "&gt;" -}}
+{{- end }}

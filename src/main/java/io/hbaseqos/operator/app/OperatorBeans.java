@@ -5,6 +5,8 @@ import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.hbaseqos.operator.calibration.CalibrationLoops;
 import io.hbaseqos.operator.cluster.ClusterConnections;
 import io.hbaseqos.operator.hbase.BackendFactory;
+import io.hbaseqos.operator.hbase.KerberosLogin;
+import io.hbaseqos.operator.hbase.Negotiator;
 import io.hbaseqos.operator.limit.TenantLimits;
 import io.hbaseqos.operator.metrics.OperatorMetrics;
 import io.hbaseqos.operator.ownership.Ownership;
@@ -95,14 +97,36 @@ public class OperatorBeans {
     events.close();
   }
 
+  /**
+   * The operator's Kerberos login, when its hbase-site.xml asks for Kerberos (the Helm values
+   * {@code hbase.kerberos.*}); none otherwise. A login that fails stops the start: every cluster
+   * would be refused, or reached without authentication.
+   */
+  @Produces
+  @Singleton
+  Optional<KerberosLogin> kerberos(@ConfigProperty(name = "hbaseqos.hbase.site-file") Optional<String> siteFile,
+      @ConfigProperty(name = "hbaseqos.kerberos.renew-check", defaultValue = "10s") Duration renewCheck) {
+    try {
+      return KerberosLogin.fromSite(siteFile.filter(s -> !s.isBlank()).map(java.nio.file.Path::of).orElse(null),
+          renewCheck);
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException("Kerberos login failed: " + e.getMessage(), e);
+    }
+  }
+
+  void closeKerberos(@Disposes Optional<KerberosLogin> login) {
+    login.ifPresent(KerberosLogin::close);
+  }
+
   @Produces
   @Singleton
   OperatorCore core(KubernetesClient client, OperatorMetrics metrics, EventRecorder events, Clock clock,
-      CalibrationLoops loops,
+      CalibrationLoops loops, Optional<KerberosLogin> kerberos,
       @ConfigProperty(name = "hbaseqos.hbase.site-file") Optional<String> siteFile,
       @ConfigProperty(name = "hbaseqos.hbase.call-timeout", defaultValue = "15s") Duration callTimeout) {
     return new OperatorCore(client, BackendFactory.withSiteFile(siteFile.filter(s -> !s.isBlank())
-        .map(java.nio.file.Path::of).orElse(null)), metrics, events, clock, callTimeout, loops);
+        .map(java.nio.file.Path::of).orElse(null), kerberos.<Negotiator>map(k -> k).orElse(Negotiator.NONE)),
+        metrics, events, clock, callTimeout, loops);
   }
 
   void closeCore(@Disposes OperatorCore core) {

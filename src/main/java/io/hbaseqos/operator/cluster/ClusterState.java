@@ -501,7 +501,8 @@ public class ClusterState {
   private static boolean isRequestError(Throwable e) {
     String n = e.getClass().getName();
     return n.endsWith("DoNotRetryIOException") || e instanceof IllegalArgumentException
-        || e instanceof io.hbaseqos.operator.hbase.MetricsUnavailableException;
+        || e instanceof io.hbaseqos.operator.hbase.MetricsUnavailableException
+        || io.hbaseqos.operator.quota.HBaseRefusals.permissionDenied(e).isPresent();
   }
 
   private synchronized void succeeded() {

@@ -22,18 +22,30 @@ public interface BackendFactory {
    * {@code hbase.clientConfig}, Kerberos login settings), the operator's built-in client defaults.
    */
   static BackendFactory withSiteFile(java.nio.file.Path siteFile) {
+    return withSiteFile(siteFile, Negotiator.NONE);
+  }
+
+  /** The same, answering SPNEGO challenges of info servers with {@code negotiator}. */
+  static BackendFactory withSiteFile(java.nio.file.Path siteFile, Negotiator negotiator) {
     return new BackendFactory() {
       @Override
       public QuotaBackend open(ConnectionSpec c) throws IOException {
-        return HBaseQuotaBackend.connect(HBaseQuotaBackend.configuration(c.getZookeeperQuorum(), c.getZnodeParent(),
-            siteFile, c.getClientConfig()));
+        org.apache.hadoop.conf.Configuration conf = HBaseQuotaBackend.configuration(c.getZookeeperQuorum(),
+            c.getZnodeParent(), siteFile, c.getClientConfig());
+        if (negotiator instanceof KerberosLogin) {
+          // the process is logged in already (principal with _HOST resolved, renewed on a schedule):
+          // the connection must not log in again from the site file's unresolved principal
+          conf.unset("hbase.client.keytab.file");
+          conf.unset("hbase.client.keytab.principal");
+        }
+        return HBaseQuotaBackend.connect(conf);
       }
 
       @Override
       public InfoServers infoServers(ConnectionSpec c) {
         boolean https = HBaseQuotaBackend.configuration(c.getZookeeperQuorum(), c.getZnodeParent(), siteFile,
             c.getClientConfig()).getBoolean("hbase.ssl.enabled", false);
-        return new InfoServers(https, Clock.systemUTC());
+        return new InfoServers(https, Clock.systemUTC(), negotiator);
       }
     };
   }

@@ -350,8 +350,15 @@ public final class HBaseQuotaBackend implements QuotaBackend {
       ClusterMetrics m = admin.getClusterMetrics(EnumSet.of(ClusterMetrics.Option.HBASE_VERSION,
           ClusterMetrics.Option.CLUSTER_ID, ClusterMetrics.Option.LIVE_SERVERS));
       boolean quotas = admin.tableExists(QUOTA_TABLE);
+      Boolean rpcThrottle = null;
+      String refused = null;
+      try {
+        rpcThrottle = admin.isRpcThrottleEnabled();
+      } catch (IOException e) {
+        refused = io.hbaseqos.operator.quota.HBaseRefusals.permissionDenied(e).orElseThrow(() -> e);
+      }
       return new ClusterInfo(m.getHBaseVersion(), m.getClusterId(), m.getLiveServerMetrics().size(),
-          admin.isRpcThrottleEnabled(), quotas, infoServers(m), regionsByNamespace(m));
+          rpcThrottle, quotas, infoServers(m), regionsByNamespace(m), refused);
     }
   }
 

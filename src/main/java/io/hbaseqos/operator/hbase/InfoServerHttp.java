@@ -14,18 +14,37 @@ import java.time.Duration;
 final class InfoServerHttp {
   private final String scheme;
   private final HttpClient http;
+  private final Negotiator negotiator;
 
-  InfoServerHttp(boolean https, Duration connectTimeout) {
+  InfoServerHttp(boolean https, Duration connectTimeout, Negotiator negotiator) {
     this.scheme = https ? "https" : "http";
     this.http = HttpClient.newBuilder().connectTimeout(connectTimeout).build();
+    this.negotiator = negotiator;
   }
 
-  /** @param pathAndQuery e.g. {@code /conf?format=json}, already encoded */
+  /**
+   * A GET; an info server that answers 401 with {@code WWW-Authenticate: Negotiate} (SPNEGO, a
+   * Kerberos-secured HBase) is asked again with a token of the operator's Kerberos login.
+   *
+   * @param pathAndQuery e.g. {@code /conf?format=json}, already encoded
+   */
   HttpResponse<String> get(String host, int port, String pathAndQuery, Duration timeout)
       throws IOException, InterruptedException {
-    HttpRequest req = HttpRequest.newBuilder(URI.create(scheme + "://" + host + ":" + port + pathAndQuery))
-        .timeout(timeout).header("Accept", "application/json").GET().build();
-    return http.send(req, HttpResponse.BodyHandlers.ofString());
+    URI uri = URI.create(scheme + "://" + host + ":" + port + pathAndQuery);
+    HttpResponse<String> resp = http.send(request(uri, timeout).build(), HttpResponse.BodyHandlers.ofString());
+    if (resp.statusCode() == 401 && resp.headers().allValues("WWW-Authenticate").stream()
+        .anyMatch(v -> v.regionMatches(true, 0, "Negotiate", 0, "Negotiate".length()))) {
+      String token = negotiator.token(host);
+      if (token != null) {
+        resp = http.send(request(uri, timeout).header("Authorization", "Negotiate " + token).build(),
+            HttpResponse.BodyHandlers.ofString());
+      }
+    }
+    return resp;
+  }
+
+  private static HttpRequest.Builder request(URI uri, Duration timeout) {
+    return HttpRequest.newBuilder(uri).timeout(timeout).header("Accept", "application/json").GET();
   }
 
   /** An I/O failure as a short text: the exception's class and message. */

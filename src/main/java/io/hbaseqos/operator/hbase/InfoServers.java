@@ -20,12 +20,17 @@ public final class InfoServers implements AutoCloseable {
   private final RegionServerMetrics metrics;
 
   public InfoServers(boolean https, Clock clock) {
+    this(https, clock, Negotiator.NONE);
+  }
+
+  /** @param negotiator answers info servers that ask for SPNEGO (a Kerberos-secured HBase) */
+  public InfoServers(boolean https, Clock clock, Negotiator negotiator) {
     this.pool = Executors.newCachedThreadPool(r -> {
       Thread t = new Thread(r, "hbaseqos-infoserver");
       t.setDaemon(true);
       return t;
     });
-    InfoServerHttp http = new InfoServerHttp(https, InfoServerConf.TIMEOUT);
+    InfoServerHttp http = new InfoServerHttp(https, InfoServerConf.TIMEOUT, negotiator);
     this.quotaSettings = new InfoServerConf(ServerConf.QUOTA_KEYS, http, clock);
     this.metrics = new RegionServerMetrics(http, clock, pool);
   }

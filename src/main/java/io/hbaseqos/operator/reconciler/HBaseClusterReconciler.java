@@ -215,9 +215,17 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
         return finish(context, status);
       }
     }
-    String msg = info.rpcThrottleEnabled() ? "quotas are managed"
+    if (info.permissionProblem() != null) {
+      String msg = "HBase refuses the operator's principal: " + info.permissionProblem() + ". It needs global ADMIN "
+          + "and READ on hbase:quota (docs/install.md)";
+      status.setNotingMessage(Conditions.READY, false, "PermissionDenied", msg,
+          Decision.Note.warning("PermissionDenied", msg));
+      return finish(context, status);
+    }
+    String msg = Boolean.TRUE.equals(info.rpcThrottleEnabled()) ? "quotas are managed"
         : "quotas are managed, but RPC throttling is switched off in HBase (switch_rpc_throttle): limits are stored, not enforced";
-    status.set(Conditions.READY, true, info.rpcThrottleEnabled() ? "Ready" : "ThrottlingDisabled", msg);
+    status.set(Conditions.READY, true, Boolean.TRUE.equals(info.rpcThrottleEnabled()) ? "Ready" : "ThrottlingDisabled",
+        msg);
     return finish(context, status);
   }
 

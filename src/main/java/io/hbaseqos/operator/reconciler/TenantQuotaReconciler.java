@@ -244,8 +244,14 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
           Decision.Note.warning("HBaseUnavailable", e.getMessage() + ": " + cluster.lastErrorDetail()));
       p.retryWithin(e.retryAfter().plusMillis(100));
     } catch (IOException e) {
-      String msg = "HBase refused the quota: " + Errors.rootMessage(e);
-      p.notReady("HBaseError", msg);
+      String denied = io.hbaseqos.operator.quota.HBaseRefusals.permissionDenied(e).orElse(null);
+      if (denied != null) {
+        // nothing was written; what HBase holds stays, and the change lands once the grant is back
+        p.notReady("PermissionDenied", "HBase refuses the operator's principal: " + denied
+            + ". It needs global ADMIN and READ on hbase:quota (docs/install.md)");
+      } else {
+        p.notReady("HBaseError", "HBase refused the quota: " + Errors.rootMessage(e));
+      }
       p.retryWithin(Duration.ofSeconds(30));
     }
   }

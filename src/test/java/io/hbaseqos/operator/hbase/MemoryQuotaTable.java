@@ -329,7 +329,7 @@ public final class MemoryQuotaTable implements QuotaBackend {
     check();
     Map<String, Integer> regions = new java.util.HashMap<>();
     namespaceCounts.forEach((ns, c) -> regions.put(ns, c[1]));
-    return new ClusterInfo(version, clusterId, 1, true, true, Map.of(), regions);
+    return new ClusterInfo(version, clusterId, 1, true, true, Map.of(), regions, null);
   }
 
   @Override

@@ -89,7 +89,7 @@ class RegionServerMetricsTest {
   void healthyServersAreReadInParallel() throws Exception {
     fast = server(0);
     slow = server(800);
-    RegionServerMetrics jmx = new RegionServerMetrics(new InfoServerHttp(false, Duration.ofSeconds(1)), Clock.systemUTC(), pool);
+    RegionServerMetrics jmx = new RegionServerMetrics(new InfoServerHttp(false, Duration.ofSeconds(1), Negotiator.NONE), Clock.systemUTC(), pool);
     Map<String, Map.Entry<String, Integer>> servers = new LinkedHashMap<>();
     servers.put("rs1", Map.entry("127.0.0.1", fast.getAddress().getPort()));
     servers.put("rs2", Map.entry("127.0.0.1", slow.getAddress().getPort()));
@@ -111,7 +111,7 @@ class RegionServerMetricsTest {
   void aServerSlowerThanTheTimeoutMakesTheMetricsUnavailableAndNamesIt() throws Exception {
     fast = server(0);
     slow = server(10_000);
-    RegionServerMetrics jmx = new RegionServerMetrics(new InfoServerHttp(false, Duration.ofSeconds(1)), Clock.systemUTC(), pool);
+    RegionServerMetrics jmx = new RegionServerMetrics(new InfoServerHttp(false, Duration.ofSeconds(1), Negotiator.NONE), Clock.systemUTC(), pool);
     Map<String, Map.Entry<String, Integer>> servers = new LinkedHashMap<>();
     servers.put("rs1", Map.entry("127.0.0.1", fast.getAddress().getPort()));
     servers.put("rs-slow", Map.entry("127.0.0.1", slow.getAddress().getPort()));
@@ -126,7 +126,7 @@ class RegionServerMetricsTest {
   @Test
   void wherePrometheusIsNotServedTheJmxBeansAreRead() throws Exception {
     fast = server(0, false);
-    RegionServerMetrics m = new RegionServerMetrics(new InfoServerHttp(false, Duration.ofSeconds(1)),
+    RegionServerMetrics m = new RegionServerMetrics(new InfoServerHttp(false, Duration.ofSeconds(1), Negotiator.NONE),
         Clock.systemUTC(), pool);
     CounterReading r = m.userCounters(Map.of("rs1", Map.entry("127.0.0.1", fast.getAddress().getPort())), "alice",
         Set.of("get"), null);
@@ -139,7 +139,7 @@ class RegionServerMetricsTest {
   void aReadingIsSharedUnlessOneTakenAfterAGivenMomentIsNeeded() throws Exception {
     fast = server(0);
     MutableClock clock = new MutableClock(java.time.Instant.parse("2026-01-01T00:00:00Z"));
-    RegionServerMetrics m = new RegionServerMetrics(new InfoServerHttp(false, Duration.ofSeconds(1)), clock, pool);
+    RegionServerMetrics m = new RegionServerMetrics(new InfoServerHttp(false, Duration.ofSeconds(1), Negotiator.NONE), clock, pool);
     Map<String, Map.Entry<String, Integer>> servers = Map.of("rs1", Map.entry("127.0.0.1",
         fast.getAddress().getPort()));
     java.time.Instant first = m.userCounters(servers, "alice", Set.of("get"), null).at();

@@ -189,6 +189,15 @@ class HelmChartIT {
             "hbase-qos-operator.json")).contains("\"uid\": \"hbase-qos-operator\""));
   }
 
+  /** Values reach the operator's hbase-site.xml as character data: no value can add or end an XML element. */
+  @Test
+  void clientConfigValuesAreEscapedInTheOperatorsHbaseSite() {
+    String site = objects(render("--set-string", "hbase.clientConfig.hbase\\.example=a<b>&c</value><property>"))
+        .stream().filter(o -> o.getMetadata().getName().endsWith("-hbase-site")).findFirst()
+        .map(o -> ((io.fabric8.kubernetes.api.model.ConfigMap) o).getData().get("hbase-site.xml")).orElseThrow();
+    assertThat(site).contains("<name>hbase.example</name><value>a&lt;b&gt;&amp;c&lt;/value&gt;&lt;property&gt;</value>");
+  }
+
   /** The chart's roles for people (tenant and platform teams), not for the operator's ServiceAccount. */
   static boolean tenancyRole(ClusterRole cr) {
     return cr.getMetadata().getName().matches(".*-(tenant-edit|tenant-view|platform)$");

@@ -48,6 +48,8 @@ public final class StandaloneHBase implements AutoCloseable {
   private final int rsInfoPort = freePort();
   private final Map<String, String> extraSite;
   private List<String> memory = List.of("-Xmx768m", "-XX:+UseSerialGC");
+  private List<String> jvmOptions = List.of();
+  private java.util.function.BooleanSupplier readiness;
   private final String version;
   private Process process;
   private Connection connection;
@@ -70,6 +72,26 @@ public final class StandaloneHBase implements AutoCloseable {
   public StandaloneHBase memory(List<String> flags) {
     this.memory = List.copyOf(flags);
     return this;
+  }
+
+  /** More options of the server JVM (e.g. {@code -Djava.security.krb5.conf=...}); before {@link #start()}. */
+  public StandaloneHBase jvmOptions(List<String> options) {
+    this.jvmOptions = List.copyOf(options);
+    return this;
+  }
+
+  /**
+   * How {@link #start()} knows the server is up, in place of the test side's admin seeing
+   * {@code hbase:quota} (which cannot reach a Kerberos-secured server).
+   */
+  public StandaloneHBase readiness(java.util.function.BooleanSupplier ready) {
+    this.readiness = ready;
+    return this;
+  }
+
+  /** The directory of the server's hbase-site.xml (on its classpath). */
+  public Path confDir() {
+    return dir.resolve("conf");
   }
 
   /** The server JVM's process id (-1 when it is not running). */
@@ -104,6 +126,7 @@ public final class StandaloneHBase implements AutoCloseable {
       cmd.addAll(memory);
       cmd.addAll(List.of("-Xlog:gc:file=" + gcLog() + ":timemillis", "-Dhbase.log.dir=" + dir.resolve("logs")));
       cmd.addAll(JDK17_FLAGS);
+      cmd.addAll(jvmOptions);
       cmd.addAll(List.of("-cp", cp, "org.apache.hadoop.hbase.master.HMaster", "start"));
       Files.createDirectories(dir.resolve("logs"));
       process = new ProcessBuilder(cmd).redirectErrorStream(true)
@@ -120,6 +143,13 @@ public final class StandaloneHBase implements AutoCloseable {
     while (Instant.now().isBefore(deadline)) {
       if (!process.isAlive()) {
         throw new IllegalStateException("HBase exited with " + process.exitValue() + ":\n" + logTail());
+      }
+      if (readiness != null) {
+        if (readiness.getAsBoolean()) {
+          return;
+        }
+        sleep(1000);
+        continue;
       }
       try {
         Admin admin = admin();

@@ -1,0 +1,32 @@
+package io.hbaseqos.operator.quota;
+
+import java.util.Optional;
+
+/**
+ * HBase refusing the operator's principal a call ({@code AccessDeniedException}, from HBase's
+ * {@code AccessController}), told apart from an unreachable cluster: the cluster answers, the
+ * principal lacks a permission, and the message says which.
+ */
+public final class HBaseRefusals {
+  private static final String ACCESS_DENIED = "org.apache.hadoop.hbase.security.AccessDeniedException";
+
+  private HBaseRefusals() {}
+
+  /**
+   * HBase's words when {@code e} (or a cause) is a refused permission, such as
+   * {@code Insufficient permissions for user 'op' (global, action=ADMIN)}; empty otherwise.
+   */
+  public static Optional<String> permissionDenied(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      String message = t.getMessage() == null ? "" : t.getMessage();
+      if (t.getClass().getName().equals(ACCESS_DENIED) || message.startsWith(ACCESS_DENIED)) {
+        String words = message.startsWith(ACCESS_DENIED) ? message.substring(ACCESS_DENIED.length()) : message;
+        words = words.replaceFirst("^[:\\s]+", "");
+        int end = words.indexOf('\n');
+        words = (end < 0 ? words : words.substring(0, end)).replaceAll("\\s+at org\\.apache\\..*$", "").trim();
+        return Optional.of(words.length() > 300 ? words.substring(0, 300) + "..." : words);
+      }
+    }
+    return Optional.empty();
+  }
+}
