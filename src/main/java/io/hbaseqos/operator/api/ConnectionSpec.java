@@ -32,10 +32,10 @@ public class ConnectionSpec {
       message = "clientConfig may not set the operator's own identity (authentication, keytab, principal, SASL "
           + "providers, identity mapping): the operator's installation sets it (Helm values hbase.kerberos.* and "
           + "hbase.clientConfig)")
-  @ValidationRule(value = "self.all(k, !k.matches('(^|[.])(impl|class|classes|codec|extras|factory|plugin|plugins)$') "
+  @ValidationRule(value = "self.all(k, !k.matches('(^|[.])(impl|class|classes|codec|compressor|extras|factory|plugin|plugins)$') "
       + "&& !k.contains('.impl.'))",
       message = "clientConfig may not name a class for the operator to load (keys ending in .impl, .class, .classes, "
-          + ".codec, .factory, .plugin(s), .extras): such settings come only from the operator's installation")
+          + ".codec, .compressor, .factory, .plugin(s), .extras): such settings come only from the operator's installation")
   @ValidationRule(value = "self.all(k, !k.matches('[\\\\s\\\\p{Cc}\\\\p{Cf}]'))",
       message = "clientConfig keys may not contain whitespace, control or format characters")
   @JsonPropertyDescription("Extra HBase client configuration (hbase-site.xml keys), e.g. timeouts or security settings.")

@@ -25,7 +25,7 @@ public final class ClientConfigKeys {
       "hbase.zookeeper.quorum", "zookeeper.znode.parent");
 
   /** A key naming something the operator would load or instantiate. */
-  static final Pattern CLASS_KEY = Pattern.compile("(^|.*[.])(impl|class|classes|codec|extras|factory|plugin|plugins)$"
+  static final Pattern CLASS_KEY = Pattern.compile("(^|.*[.])(impl|class|classes|codec|compressor|extras|factory|plugin|plugins)$"
       + "|.*[.]impl[.].*");
 
   /** Characters XML 1.0 cannot carry, and control and format characters. */

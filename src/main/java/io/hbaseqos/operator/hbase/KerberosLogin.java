@@ -88,13 +88,32 @@ public final class KerberosLogin implements Negotiator, AutoCloseable {
     return principal;
   }
 
-  /** Renews the ticket from the keytab when it nears its end (a no-op otherwise). */
+  /** Renews the ticket from the keytab when it nears its end (a no-op otherwise), and says so when it did. */
   void renew() {
     try {
-      UserGroupInformation.getLoginUser().checkTGTAndReloginFromKeytab();
+      UserGroupInformation ugi = UserGroupInformation.getLoginUser();
+      java.util.Date before = ticketEnd(ugi);
+      ugi.checkTGTAndReloginFromKeytab();
+      java.util.Date after = ticketEnd(ugi);
+      if (after != null && !after.equals(before)) {
+        LOG.infof("renewed the Kerberos ticket of %s from its keytab (valid until %s)", principal, after.toInstant());
+      }
     } catch (IOException | RuntimeException e) {
       LOG.warnf("could not renew the Kerberos ticket of %s: %s", principal, e.getMessage());
     }
+  }
+
+  /** When the login's ticket-granting ticket ends (null: it holds none). */
+  @SuppressWarnings("removal")
+  private static java.util.Date ticketEnd(UserGroupInformation ugi) {
+    return ugi.doAs((java.security.PrivilegedAction<java.util.Date>) () -> {
+      javax.security.auth.Subject subject = javax.security.auth.Subject.getSubject(
+          java.security.AccessController.getContext());
+      return subject == null ? null : subject.getPrivateCredentials(javax.security.auth.kerberos.KerberosTicket.class)
+          .stream().filter(t -> t.getServer().getName().startsWith("krbtgt/"))
+          .map(javax.security.auth.kerberos.KerberosTicket::getEndTime).max(java.util.Comparator.naturalOrder())
+          .orElse(null);
+    });
   }
 
   @Override

@@ -57,14 +57,21 @@ public final class Grants {
   }
 
   /**
-   * Why a TenantQuota from {@code tenantNamespace} may not send its Prometheus queries where its
-   * spec says: a namespace other than the cluster's queries the platform's Prometheus (the
-   * cluster's {@code spec.prometheus.url}) and names none, so the operator never fetches a URL a
-   * tenant chose. Empty when it may.
+   * Why a TenantQuota from {@code tenantNamespace} may not have the rest of its spec, whatever its
+   * subject: it may not set {@code bypassGlobals} (that exempts the user from the platform's table,
+   * namespace and RegionServer throttles), and it queries the platform's Prometheus (the cluster's
+   * {@code spec.prometheus.url}) and names none, so the operator never fetches a URL a tenant
+   * chose. Empty when it may.
    */
-  public static Optional<String> urlRefusal(HBaseCluster hc, String tenantNamespace, TenantQuotaSpec spec) {
+  public static Optional<String> specRefusal(HBaseCluster hc, String tenantNamespace, TenantQuotaSpec spec) {
     if (Objects.equals(hc.getMetadata().getNamespace(), tenantNamespace) || spec == null) {
       return Optional.empty();
+    }
+    String cluster = "HBaseCluster " + hc.getMetadata().getNamespace() + "/" + hc.getMetadata().getName();
+    if (Boolean.TRUE.equals(spec.getBypassGlobals())) {
+      return Optional.of("spec.bypassGlobals: a TenantQuota from namespace " + tenantNamespace + " may not exempt its "
+          + "user from the table, namespace and RegionServer throttles of " + cluster + "; only TenantQuotas in the "
+          + "cluster's namespace may");
     }
     List<String> fields = new ArrayList<>();
     if (spec.getCalibration() != null && spec.getCalibration().getPrometheus() != null
@@ -83,8 +90,7 @@ public final class Grants {
       return Optional.empty();
     }
     return Optional.of(String.join(", ", fields) + ": a TenantQuota from namespace " + tenantNamespace
-        + " queries the Prometheus of HBaseCluster " + hc.getMetadata().getNamespace() + "/"
-        + hc.getMetadata().getName() + " (its spec.prometheus.url) and may not name one");
+        + " queries the Prometheus of " + cluster + " (its spec.prometheus.url) and may not name one");
   }
 
   private static boolean tableGranted(List<TenantGrant> grants, Subject subject) {

@@ -81,13 +81,15 @@ public final class Ownership {
    * nor hold a subject against the namespace it was granted to.
    */
   public Optional<String> notGranted(TenantQuota tq) {
-    Subject s = subjectOf(tq);
     String key = clusterKeyOf(tq);
     String ns = tq.getMetadata().getNamespace();
-    if (s == null || key == null || key.startsWith(ns + "/")) {
+    if (key == null || key.startsWith(ns + "/")) {
       return Optional.empty();
     }
-    return cluster(key).map(hc -> Grants.refusal(hc, ns, s).or(() -> Grants.urlRefusal(hc, ns, tq.getSpec())))
+    Subject s = subjectOf(tq);
+    return cluster(key).map(hc -> s == null
+            ? Optional.of("spec.subject names nothing HBase could hold quotas for: nothing of it is granted")
+            : Grants.refusal(hc, ns, s).or(() -> Grants.specRefusal(hc, ns, tq.getSpec())))
         .orElseGet(() -> Optional.of("HBaseCluster " + key + " does not exist"));
   }
 

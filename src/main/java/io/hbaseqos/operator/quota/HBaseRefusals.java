@@ -17,9 +17,12 @@ public final class HBaseRefusals {
    * {@code Insufficient permissions for user 'op' (global, action=ADMIN)}; empty otherwise.
    */
   public static Optional<String> permissionDenied(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+    int depth = 0;
+    for (Throwable t = e; t != null && depth < 20; t = t.getCause() == t ? null : t.getCause(), depth++) {
       String message = t.getMessage() == null ? "" : t.getMessage();
-      if (t.getClass().getName().equals(ACCESS_DENIED) || message.startsWith(ACCESS_DENIED)) {
+      // "Authentication is required" (a client without Kerberos) is an AccessDeniedException too: not a permission
+      if ((t.getClass().getName().equals(ACCESS_DENIED) || message.startsWith(ACCESS_DENIED))
+          && message.contains("Insufficient permissions")) {
         String words = message.startsWith(ACCESS_DENIED) ? message.substring(ACCESS_DENIED.length()) : message;
         words = words.replaceFirst("^[:\\s]+", "");
         int end = words.indexOf('\n');

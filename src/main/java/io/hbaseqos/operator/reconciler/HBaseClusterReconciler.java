@@ -204,6 +204,13 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
     }
     status.set(Conditions.QUOTAS_ENABLED, info.quotasEnabled(), info.quotasEnabled() ? "Enabled" : "Disabled",
         info.quotasEnabled() ? "hbase:quota exists" : "quotas are off, as declared");
+    if (info.quotasEnabled() && info.permissionProblem() != null) {
+      String msg = "HBase refuses the operator's principal: " + info.permissionProblem() + ". It needs global ADMIN "
+          + "and READ on hbase:quota (docs/install.md)";
+      status.setNotingMessage(Conditions.READY, false, "PermissionDenied", msg,
+          Decision.Note.warning("PermissionDenied", msg));
+      return finish(context, status);
+    }
     if (info.quotasEnabled()) {
       Map<String, ServerSettings> servers = connections.gatewayFor(state).serverSettings();
       int mismatches = checkRefreshPeriod(hc, status, servers, info.version())
@@ -214,13 +221,6 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
         status.set(Conditions.READY, false, "ThrottlePolicyRefused", refused);
         return finish(context, status);
       }
-    }
-    if (info.permissionProblem() != null) {
-      String msg = "HBase refuses the operator's principal: " + info.permissionProblem() + ". It needs global ADMIN "
-          + "and READ on hbase:quota (docs/install.md)";
-      status.setNotingMessage(Conditions.READY, false, "PermissionDenied", msg,
-          Decision.Note.warning("PermissionDenied", msg));
-      return finish(context, status);
     }
     String msg = Boolean.TRUE.equals(info.rpcThrottleEnabled()) ? "quotas are managed"
         : "quotas are managed, but RPC throttling is switched off in HBase (switch_rpc_throttle): limits are stored, not enforced";

@@ -107,7 +107,7 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
   public static TenantLimits.Peers peers(Ownership ownership) {
     return clusterKey -> ownership.tenantsOf(clusterKey).stream()
         .filter(t -> t.getSpec() != null && t.getSpec().getQos() != null && t.getSpec().getQos().getPriority() != null
-            && t.getMetadata().getDeletionTimestamp() == null && ownership.owns(t))
+            && t.getMetadata().getDeletionTimestamp() == null && Ownership.subjectOf(t) != null && ownership.owns(t))
         .map(t -> tenant(t, t.getStatus())).toList();
   }
 
@@ -216,8 +216,17 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
       // the platform's boundary: nothing is written, nothing is claimed, what HBase holds stays
       String msg = notGranted + "; nothing of this resource is written to HBase";
       p.notReady("NotGranted", msg);
-      p.status.remove(Conditions.CONFLICT);
+      for (String c : List.of(Conditions.CONFLICT, Conditions.SYNCED, Conditions.CALIBRATED, Conditions.LATENCY_MET,
+          Conditions.SHED, Conditions.SPACE_VIOLATED)) {
+        p.status.remove(c);
+      }
       p.managesNothing();
+      p.st.setQos(null);
+      p.st.setCalibration(null);
+      limits.forget(id(p.tq), p.tq.getMetadata().getUid());
+      metrics.forgetProtection(p.tq.getMetadata().getNamespace(), p.tq.getMetadata().getName());
+      metrics.forgetCalibration(p.tq.getMetadata().getNamespace(), p.tq.getMetadata().getName());
+      metrics.forgetTenant(p.tq.getMetadata().getNamespace(), p.tq.getMetadata().getName());
       return;
     }
     ClusterState cluster = connections.stateFor(hc);
@@ -263,6 +272,13 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
       return true;
     }
     TenantQuota owner = ownership.claimants(p.tq).get(0);
+    if (owner.getMetadata().getUid().equals(p.tq.getMetadata().getUid())) {
+      // its grant was taken back since run() checked it: the next reconcile reports NotGranted
+      p.notReady("NotGranted", ownership.notGranted(p.tq).orElse("not granted") + "; nothing of this resource is "
+          + "written to HBase");
+      p.managesNothing();
+      return false;
+    }
     String ownerName = Objects.equals(owner.getMetadata().getNamespace(), p.tq.getMetadata().getNamespace())
         ? "'" + owner.getMetadata().getName() + "'"
         : "'" + id(owner) + "' (same HBase cluster)";

@@ -124,6 +124,21 @@ class TenancyE2E {
     return Kubectl.run("apply", "--as=" + user, "-f", f.toString());
   }
 
+  /** A TenantQuota of team A naming the platform's cluster, with one more line of spec. */
+  static String tenantFile(String name, String subject, String extra) throws Exception {
+    Path f = Files.createTempFile("tq", ".yaml");
+    Files.writeString(f, """
+        apiVersion: hbaseqos.io/v1alpha1
+        kind: TenantQuota
+        metadata: {name: %s, namespace: %s}
+        spec:
+          clusterRef: {name: shared, namespace: %s}
+          subject: %s
+          %s
+        """.formatted(name, teamA, platform, subject, extra));
+    return f.toString();
+  }
+
   static Map<String, String> quotaTable() {
     Map<String, String> all = QuotaTableRaw.read(hbase);
     all.keySet().removeIf(k -> !k.contains(ua) && !k.contains(ub));
@@ -191,6 +206,9 @@ class TenancyE2E {
         """.formatted(teamA, platform, ua));
     assertRefused(Kubectl.run("--as=alice", "apply", "-f", probe.toString()), "spec.calibration.prometheus.url",
         "queries the Prometheus of HBaseCluster " + platform + "/shared (its spec.prometheus.url) and may not name one");
+    // nor exempts a granted user from the platform's throttles
+    assertRefused(Kubectl.run("--as=alice", "apply", "-f", tenantFile("x8", "{user: " + ua + "bypass}",
+        "bypassGlobals: true")), "spec.bypassGlobals", "may not exempt its user");
     assertThat(canI("alice", "create", "tenantquotas", teamA)).isEqualTo("yes");
     assertThat(canI("alice", "create", "hbaseclusters", teamA)).isEqualTo("no");
     assertThat(canI("alice", "patch", "tenantquotas", teamA, "--subresource=status")).as("status is the operator's")
@@ -212,6 +230,15 @@ class TenancyE2E {
     // the platform narrows team A's grant to one user; the TenantQuota exists already, admission never sees it
     Resources.editCluster(k8s, platform, "shared", hc -> hc.getSpec().getTenancy().getGrants().get(0)
         .setUsers(List.of(ua + "svc")));
+    try {
+      revokedGrantIsHonoured(user);
+    } finally {
+      Resources.editCluster(k8s, platform, "shared", hc -> hc.getSpec().getTenancy().getGrants().get(0)
+          .setUsers(List.of(ua + "*")));
+    }
+  }
+
+  void revokedGrantIsHonoured(String user) throws Exception {
     await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> assertThat(TenantStatus.condition(k8s, teamA, "revoked",
         "Ready")).satisfies(c -> {
           assertThat(c).isNotNull();
@@ -219,11 +246,12 @@ class TenancyE2E {
           assertThat(c.getMessage()).contains("does not grant namespace " + teamA + " spec.subject's user " + user)
               .contains("nothing of this resource is written to HBase");
         }));
-    assertThat(TenantStatus.events(k8s, teamA, "revoked")).map(Event::getReason).contains("NotGranted");
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> assertThat(TenantStatus.events(k8s, teamA, "revoked"))
+        .map(Event::getReason).contains("NotGranted"));
     Map<String, String> held = quotaTable();
     assertThat(held).containsEntry("u." + user + " q:s", "req_num=300/SECONDS");
     // an edit admission lets through (the spec did not change) and deletion write nothing either
-    r = Kubectl.run("--as=alice", "-n", teamA, "label", "tq", "revoked", "team=a");
+    Kubectl.Result r = Kubectl.run("--as=alice", "-n", teamA, "label", "tq", "revoked", "team=a");
     assertThat(r.exit()).as(r.output()).isZero();
     assertRefused(Kubectl.run("--as=alice", "-n", teamA, "patch", "tq", "revoked", "--type=merge", "-p",
         "{\"spec\":{\"throttles\":[{\"type\":\"REQUEST_NUMBER\",\"limit\":\"1req/sec\"}]}}"), "spec.subject.user",
@@ -231,8 +259,6 @@ class TenancyE2E {
     r = Kubectl.run("--as=alice", "-n", teamA, "delete", "tq", "revoked", "--wait=true", "--timeout=60s");
     assertThat(r.exit()).as(r.output()).isZero();
     assertThat(quotaTable()).isEqualTo(held);
-    Resources.editCluster(k8s, platform, "shared", hc -> hc.getSpec().getTenancy().getGrants().get(0)
-        .setUsers(List.of(ua + "*")));
   }
 
   static void assertRefused(Kubectl.Result r, String field, String reason) {

@@ -241,7 +241,7 @@ class ReconcilersMiddleIT {
         .setLimit("1req/sec"));
     await().atMost(30, TimeUnit.SECONDS).until(() -> {
       TenantQuota now = TenantStatus.get(k8s, tenantNs, "svc");
-      return now.getStatus().getObservedGeneration() == now.getMetadata().getGeneration();
+      return java.util.Objects.equals(now.getStatus().getObservedGeneration(), now.getMetadata().getGeneration());
     });
     k8s.resource(TenantStatus.get(k8s, tenantNs, "svc")).withTimeout(30, TimeUnit.SECONDS).delete();
     await().atMost(30, TimeUnit.SECONDS).until(() -> TenantStatus.get(k8s, tenantNs, "svc") == null);

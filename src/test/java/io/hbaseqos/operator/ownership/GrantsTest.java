@@ -90,11 +90,28 @@ class GrantsTest {
     c.setPrometheus(new io.hbaseqos.operator.api.CalibrationSpec.PrometheusSource());
     c.getPrometheus().setQuery("sum(rate(ops[1m]))");
     spec.setCalibration(c);
-    assertThat(Grants.urlRefusal(PROD, "team-a", spec)).as("the platform's Prometheus").isEmpty();
+    assertThat(Grants.specRefusal(PROD, "team-a", spec)).as("the platform's Prometheus").isEmpty();
     c.getPrometheus().setUrl("http://169.254.169.254/latest");
-    assertThat(Grants.urlRefusal(PROD, "team-a", spec)).get().asString()
+    assertThat(Grants.specRefusal(PROD, "team-a", spec)).get().asString()
         .startsWith("spec.calibration.prometheus.url: a TenantQuota from namespace team-a queries the Prometheus of "
             + "HBaseCluster platform/prod (its spec.prometheus.url) and may not name one");
-    assertThat(Grants.urlRefusal(PROD, "platform", spec)).as("the platform's own TenantQuotas may").isEmpty();
+    assertThat(Grants.specRefusal(PROD, "platform", spec)).as("the platform's own TenantQuotas may").isEmpty();
+  }
+
+  @Test
+  void aTenantNamespaceMayNotBypassThePlatformsThrottles() {
+    io.hbaseqos.operator.api.TenantQuotaSpec spec = new io.hbaseqos.operator.api.TenantQuotaSpec();
+    spec.setBypassGlobals(true);
+    assertThat(Grants.specRefusal(PROD, "team-a", spec)).get().asString().startsWith("spec.bypassGlobals: ");
+    assertThat(Grants.specRefusal(PROD, "platform", spec)).isEmpty();
+  }
+
+  /** A table pattern without a namespace is in HBase's default namespace, as a table name is. */
+  @Test
+  void tablePatternsNameTheirNamespace() {
+    HBaseCluster hc = cluster(new TenantGrant(List.of("t"), null, null, List.of("*", "ns2:*")));
+    assertThat(Grants.refusal(hc, "t", Subject.table("anything"))).isEmpty();
+    assertThat(Grants.refusal(hc, "t", Subject.table("ns2:x"))).isEmpty();
+    assertThat(Grants.refusal(hc, "t", Subject.table("ns1:x"))).isPresent();
   }
 }

@@ -100,6 +100,14 @@ class OwnershipTest {
     assertThat(ownership.claimants(granted)).extracting(t -> t.getMetadata().getUid()).containsExactly("team-b-mine");
     assertThat(ownership.owns(platform)).as("the cluster's own namespace may name any subject").isTrue();
     assertThat(ownership.claimed("platform/hb")).containsExactlyInAnyOrder(Subject.user("bob"), Subject.user("carol"));
+
+    // a subject HBase could not hold (a table name longer than HBase allows) is granted nothing either
+    TenantQuota odd = tenant("team-b", "odd", "hb", null, "2026-01-01T00:00:00Z", false);
+    odd.getSpec().getClusterRef().setNamespace("platform");
+    odd.getSpec().getSubject().setTable("t" + "x".repeat(300));
+    assertThat(Ownership.subjectOf(odd)).isNull();
+    assertThat(ownership.notGranted(odd)).get().asString().contains("nothing HBase could hold");
+    assertThat(ownership.owns(odd)).isFalse();
   }
 
   @Test

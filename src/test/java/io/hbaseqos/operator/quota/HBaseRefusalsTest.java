@@ -15,5 +15,8 @@ class HBaseRefusalsTest {
     assertThat(HBaseRefusals.permissionDenied(new RuntimeException("wrapped", remote))).contains(
         "Insufficient permissions for user 'hbase-qos-operator' (global, action=ADMIN)");
     assertThat(HBaseRefusals.permissionDenied(new IOException("Connection refused"))).isEmpty();
+    assertThat(HBaseRefusals.permissionDenied(new IOException(
+        "org.apache.hadoop.hbase.security.AccessDeniedException: Authentication is required")))
+        .as("a client without Kerberos is not missing a permission").isEmpty();
   }
 }
