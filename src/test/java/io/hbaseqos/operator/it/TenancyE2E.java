@@ -111,21 +111,12 @@ class TenancyE2E {
 
   /** {@code kubectl --as user apply} of one TenantQuota naming the platform's cluster. */
   static Kubectl.Result applyAs(String user, String ns, String name, String subject, String limit) throws Exception {
-    Path f = Files.createTempFile("tq", ".yaml");
-    Files.writeString(f, """
-        apiVersion: hbaseqos.io/v1alpha1
-        kind: TenantQuota
-        metadata: {name: %s, namespace: %s}
-        spec:
-          clusterRef: {name: shared, namespace: %s}
-          subject: %s
-          throttles: [{type: REQUEST_NUMBER, limit: %s}]
-        """.formatted(name, ns, platform, subject, limit));
-    return Kubectl.run("apply", "--as=" + user, "-f", f.toString());
+    return Kubectl.run("apply", "--as=" + user, "-f", tenantFile(ns, name, subject,
+        "throttles: [{type: REQUEST_NUMBER, limit: " + limit + "}]"));
   }
 
-  /** A TenantQuota of team A naming the platform's cluster, with one more line of spec. */
-  static String tenantFile(String name, String subject, String extra) throws Exception {
+  /** A TenantQuota naming the platform's cluster, with one more line of spec. */
+  static String tenantFile(String ns, String name, String subject, String extra) throws Exception {
     Path f = Files.createTempFile("tq", ".yaml");
     Files.writeString(f, """
         apiVersion: hbaseqos.io/v1alpha1
@@ -135,7 +126,7 @@ class TenancyE2E {
           clusterRef: {name: shared, namespace: %s}
           subject: %s
           %s
-        """.formatted(name, teamA, platform, subject, extra));
+        """.formatted(name, ns, platform, subject, extra));
     return f.toString();
   }
 
@@ -193,21 +184,12 @@ class TenancyE2E {
     assertRefused(applyAs("alice", teamA, "x6", "{user: \"" + ua + "x';$(id)\"}", "1req/sec"), "spec.subject.user",
         "shell or Ruby characters are refused");
     // nor makes the operator fetch a URL of her choosing
-    Path probe = Files.createTempFile("tq", ".yaml");
-    Files.writeString(probe, """
-        apiVersion: hbaseqos.io/v1alpha1
-        kind: TenantQuota
-        metadata: {name: x7, namespace: %s}
-        spec:
-          clusterRef: {name: shared, namespace: %s}
-          subject: {user: %ssvc2}
-          calibration: {targetOpsPerSecond: 100, source: Prometheus,
-                        prometheus: {url: 'http://169.254.169.254/latest', query: 'sum(up)'}}
-        """.formatted(teamA, platform, ua));
-    assertRefused(Kubectl.run("--as=alice", "apply", "-f", probe.toString()), "spec.calibration.prometheus.url",
+    String probe = tenantFile(teamA, "x7", "{user: " + ua + "svc2}", "calibration: {targetOpsPerSecond: 100, "
+        + "source: Prometheus, prometheus: {url: 'http://169.254.169.254/latest', query: 'sum(up)'}}");
+    assertRefused(Kubectl.run("--as=alice", "apply", "-f", probe), "spec.calibration.prometheus.url",
         "queries the Prometheus of HBaseCluster " + platform + "/shared (its spec.prometheus.url) and may not name one");
     // nor exempts a granted user from the platform's throttles
-    assertRefused(Kubectl.run("--as=alice", "apply", "-f", tenantFile("x8", "{user: " + ua + "bypass}",
+    assertRefused(Kubectl.run("--as=alice", "apply", "-f", tenantFile(teamA, "x8", "{user: " + ua + "bypass}",
         "bypassGlobals: true")), "spec.bypassGlobals", "may not exempt its user");
     assertThat(canI("alice", "create", "tenantquotas", teamA)).isEqualTo("yes");
     assertThat(canI("alice", "create", "hbaseclusters", teamA)).isEqualTo("no");
