@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import io.hbaseqos.operator.quota.Subject;
 import java.util.regex.Pattern;
 
 /**
@@ -34,10 +35,10 @@ public final class ClientConfigKeys {
   /** Why {@code key} may not be set to {@code value} through clientConfig, in words; null when it may. */
   public static String refusal(String key, String value) {
     if (key.isBlank() || !key.equals(key.strip()) || key.chars().anyMatch(Character::isWhitespace)) {
-      return "key '" + printable(key) + "' contains whitespace";
+      return "key '" + Subject.printable(key) + "' contains whitespace";
     }
     if (ILLEGAL.matcher(key).find()) {
-      return "key '" + printable(key) + "' contains a control or format character";
+      return "key '" + Subject.printable(key) + "' contains a control or format character";
     }
     if (value != null && ILLEGAL.matcher(value.replace('\t', ' ')).find()) {
       return "the value of " + key + " contains a control or format character";
@@ -62,22 +63,11 @@ public final class ClientConfigKeys {
       clientConfig.forEach((k, v) -> {
         String r = refusal(k, v);
         if (r != null) {
-          out.add("spec.connection.clientConfig[" + printable(k) + "]: " + r);
+          out.add("spec.connection.clientConfig[" + Subject.printable(k) + "]: " + r);
         }
       });
     }
     return out;
   }
 
-  private static String printable(String s) {
-    StringBuilder sb = new StringBuilder();
-    s.codePoints().forEach(c -> {
-      if (Character.isISOControl(c) || Character.getType(c) == Character.FORMAT) {
-        sb.append(String.format("\\u%04X", c));
-      } else {
-        sb.appendCodePoint(c);
-      }
-    });
-    return sb.toString();
-  }
 }

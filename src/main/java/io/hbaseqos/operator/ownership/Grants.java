@@ -28,7 +28,7 @@ public final class Grants {
     if (Objects.equals(clusterNs, tenantNamespace)) {
       return Optional.empty();
     }
-    String cluster = "HBaseCluster " + clusterNs + "/" + hc.getMetadata().getName();
+    String cluster = name(hc);
     List<TenantGrant> grants = hc.getSpec() == null || hc.getSpec().getTenancy() == null
         || hc.getSpec().getTenancy().getGrants() == null ? List.of()
         : hc.getSpec().getTenancy().getGrants().stream()
@@ -67,7 +67,7 @@ public final class Grants {
     if (Objects.equals(hc.getMetadata().getNamespace(), tenantNamespace) || spec == null) {
       return Optional.empty();
     }
-    String cluster = "HBaseCluster " + hc.getMetadata().getNamespace() + "/" + hc.getMetadata().getName();
+    String cluster = name(hc);
     if (Boolean.TRUE.equals(spec.getBypassGlobals())) {
       return Optional.of("spec.bypassGlobals: a TenantQuota from namespace " + tenantNamespace + " may not exempt its "
           + "user from the table, namespace and RegionServer throttles of " + cluster + "; only TenantQuotas in the "
@@ -91,6 +91,10 @@ public final class Grants {
     }
     return Optional.of(String.join(", ", fields) + ": a TenantQuota from namespace " + tenantNamespace
         + " queries the Prometheus of " + cluster + " (its spec.prometheus.url) and may not name one");
+  }
+
+  private static String name(HBaseCluster hc) {
+    return "HBaseCluster " + Ownership.clusterKey(hc.getMetadata().getNamespace(), hc.getMetadata().getName());
   }
 
   private static boolean tableGranted(List<TenantGrant> grants, Subject subject) {

@@ -12,6 +12,12 @@ public final class HBaseRefusals {
 
   private HBaseRefusals() {}
 
+  /** What a resource says when HBase refuses the operator's principal: HBase's words, and what it needs. */
+  public static String explain(String words) {
+    return "HBase refuses the operator's principal: " + words + ". It needs global ADMIN and READ on hbase:quota "
+        + "(docs/install.md)";
+  }
+
   /**
    * HBase's words when {@code e} (or a cause) is a refused permission, such as
    * {@code Insufficient permissions for user 'op' (global, action=ADMIN)}; empty otherwise.

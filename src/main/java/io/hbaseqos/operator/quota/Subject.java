@@ -178,7 +178,7 @@ public record Subject(String user, String namespace, String table) implements Co
   }
 
   /** The name with invisible characters shown as {@code \\uXXXX}, for messages. */
-  static String printable(String s) {
+  public static String printable(String s) {
     StringBuilder sb = new StringBuilder();
     s.codePoints().forEach(c -> {
       if (invisible(c)) {

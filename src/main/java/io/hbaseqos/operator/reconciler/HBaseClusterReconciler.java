@@ -205,8 +205,7 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
     status.set(Conditions.QUOTAS_ENABLED, info.quotasEnabled(), info.quotasEnabled() ? "Enabled" : "Disabled",
         info.quotasEnabled() ? "hbase:quota exists" : "quotas are off, as declared");
     if (info.quotasEnabled() && info.permissionProblem() != null) {
-      String msg = "HBase refuses the operator's principal: " + info.permissionProblem() + ". It needs global ADMIN "
-          + "and READ on hbase:quota (docs/install.md)";
+      String msg = io.hbaseqos.operator.quota.HBaseRefusals.explain(info.permissionProblem());
       status.setNotingMessage(Conditions.READY, false, "PermissionDenied", msg,
           Decision.Note.warning("PermissionDenied", msg));
       return finish(context, status);

@@ -213,20 +213,7 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
     }
     String notGranted = ownership.notGranted(p.tq).orElse(null);
     if (notGranted != null) {
-      // the platform's boundary: nothing is written, nothing is claimed, what HBase holds stays
-      String msg = notGranted + "; nothing of this resource is written to HBase";
-      p.notReady("NotGranted", msg);
-      for (String c : List.of(Conditions.CONFLICT, Conditions.SYNCED, Conditions.CALIBRATED, Conditions.LATENCY_MET,
-          Conditions.SHED, Conditions.SPACE_VIOLATED)) {
-        p.status.remove(c);
-      }
-      p.managesNothing();
-      p.st.setQos(null);
-      p.st.setCalibration(null);
-      limits.forget(id(p.tq), p.tq.getMetadata().getUid());
-      metrics.forgetProtection(p.tq.getMetadata().getNamespace(), p.tq.getMetadata().getName());
-      metrics.forgetCalibration(p.tq.getMetadata().getNamespace(), p.tq.getMetadata().getName());
-      metrics.forgetTenant(p.tq.getMetadata().getNamespace(), p.tq.getMetadata().getName());
+      notGranted(p, notGranted);
       return;
     }
     ClusterState cluster = connections.stateFor(hc);
@@ -256,13 +243,36 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
       String denied = io.hbaseqos.operator.quota.HBaseRefusals.permissionDenied(e).orElse(null);
       if (denied != null) {
         // nothing was written; what HBase holds stays, and the change lands once the grant is back
-        p.notReady("PermissionDenied", "HBase refuses the operator's principal: " + denied
-            + ". It needs global ADMIN and READ on hbase:quota (docs/install.md)");
+        p.notReady("PermissionDenied", io.hbaseqos.operator.quota.HBaseRefusals.explain(denied));
       } else {
         p.notReady("HBaseError", "HBase refused the quota: " + Errors.rootMessage(e));
       }
       p.retryWithin(Duration.ofSeconds(30));
     }
+  }
+
+  /**
+   * The platform's boundary: nothing is written or claimed, what HBase holds stays, and status and
+   * the loops hold nothing of the tenant.
+   */
+  private void notGranted(Pass p, String why) {
+    p.notReady("NotGranted", why + "; nothing of this resource is written to HBase");
+    for (String c : List.of(Conditions.CONFLICT, Conditions.SYNCED, Conditions.CALIBRATED, Conditions.LATENCY_MET,
+        Conditions.SHED, Conditions.SPACE_VIOLATED)) {
+      p.status.remove(c);
+    }
+    p.managesNothing();
+    p.st.setQos(null);
+    p.st.setCalibration(null);
+    forgetLoops(p.tq);
+    metrics.forgetCalibration(p.tq.getMetadata().getNamespace(), p.tq.getMetadata().getName());
+  }
+
+  /** The tenant's loop state and its per-tenant meters. */
+  private void forgetLoops(TenantQuota tq) {
+    limits.forget(id(tq), tq.getMetadata().getUid());
+    metrics.forgetProtection(tq.getMetadata().getNamespace(), tq.getMetadata().getName());
+    metrics.forgetTenant(tq.getMetadata().getNamespace(), tq.getMetadata().getName());
   }
 
   /** False (and status says who owns it) when another TenantQuota owns the subject. */
@@ -273,10 +283,7 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
     }
     TenantQuota owner = ownership.claimants(p.tq).get(0);
     if (owner.getMetadata().getUid().equals(p.tq.getMetadata().getUid())) {
-      // its grant was taken back since run() checked it: the next reconcile reports NotGranted
-      p.notReady("NotGranted", ownership.notGranted(p.tq).orElse("not granted") + "; nothing of this resource is "
-          + "written to HBase");
-      p.managesNothing();
+      notGranted(p, ownership.notGranted(p.tq).orElse("not granted")); // taken back since run() checked it
       return false;
     }
     String ownerName = Objects.equals(owner.getMetadata().getNamespace(), p.tq.getMetadata().getNamespace())
@@ -483,9 +490,7 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
       ownership.claimants(Ownership.clusterKeyOf(tq), subject).stream()
           .filter(o -> !o.getMetadata().getUid().equals(tq.getMetadata().getUid())).forEach(triggers::reconcileTenant);
     }
-    limits.forget(id(tq), tq.getMetadata().getUid());
-    metrics.forgetProtection(tq.getMetadata().getNamespace(), tq.getMetadata().getName());
-    metrics.forgetTenant(tq.getMetadata().getNamespace(), tq.getMetadata().getName());
+    forgetLoops(tq);
     return DeleteControl.defaultDelete();
   }
 }

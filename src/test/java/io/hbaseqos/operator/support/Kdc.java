@@ -1,8 +1,6 @@
 package io.hbaseqos.operator.support;
 
 import java.io.File;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -69,13 +67,5 @@ public final class Kdc {
   /** {@code principal@REALM}. */
   public String principal(String principal) {
     return principal + "@" + realm();
-  }
-
-  Path dir() {
-    try {
-      return Files.createDirectories(dir);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

@@ -55,7 +55,7 @@ public final class SecureHBase implements AutoCloseable {
         .readiness(() -> run("ready").exit() == 0);
     // Hadoop's login reads core-site.xml, not hbase-site.xml
     Files.createDirectories(hbase.confDir());
-    Files.writeString(hbase.confDir().resolve("core-site.xml"), site(Map.of("hadoop.security.authentication",
+    Files.writeString(hbase.confDir().resolve("core-site.xml"), StandaloneHBase.siteXml(Map.of("hadoop.security.authentication",
         "kerberos")));
     this.clientConf = Files.createDirectories(dir.resolve("client"));
   }
@@ -104,19 +104,12 @@ public final class SecureHBase implements AutoCloseable {
     site.put("hbase.client.retries.number", "3");
     site.put("zookeeper.recovery.retry", "1");
     try {
-      Files.writeString(clientConf.resolve("hbase-site.xml"), site(site));
-      Files.writeString(clientConf.resolve("core-site.xml"), site(Map.of("hadoop.security.authentication",
+      Files.writeString(clientConf.resolve("hbase-site.xml"), StandaloneHBase.siteXml(site));
+      Files.writeString(clientConf.resolve("core-site.xml"), StandaloneHBase.siteXml(Map.of("hadoop.security.authentication",
           "kerberos")));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-  }
-
-  static String site(Map<String, String> props) {
-    StringBuilder xml = new StringBuilder("<?xml version=\"1.0\"?>\n<configuration>\n");
-    props.forEach((k, v) -> xml.append("  <property><name>").append(k).append("</name><value>").append(v)
-        .append("</value></property>\n"));
-    return xml.append("</configuration>\n").toString();
   }
 
   /** {@link SecureClientMain} as the superuser {@code hbase}. */

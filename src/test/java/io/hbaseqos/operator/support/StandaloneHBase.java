@@ -277,13 +277,17 @@ public final class StandaloneHBase implements AutoCloseable {
     writeConf(dir.resolve("conf"), site);
   }
 
-  private static void writeConf(Path conf, Map<String, String> site) throws IOException {
+  /** A Hadoop configuration file (hbase-site.xml, core-site.xml) holding {@code props}. */
+  static String siteXml(Map<String, String> props) {
     StringBuilder xml = new StringBuilder("<?xml version=\"1.0\"?>\n<configuration>\n");
-    site.forEach((k, v) -> xml.append("  <property><name>").append(k).append("</name><value>").append(v)
+    props.forEach((k, v) -> xml.append("  <property><name>").append(k).append("</name><value>").append(v)
         .append("</value></property>\n"));
-    xml.append("</configuration>\n");
+    return xml.append("</configuration>\n").toString();
+  }
+
+  private static void writeConf(Path conf, Map<String, String> site) throws IOException {
     Files.createDirectories(conf);
-    Files.writeString(conf.resolve("hbase-site.xml"), xml);
+    Files.writeString(conf.resolve("hbase-site.xml"), siteXml(site));
     // The info servers (RegionServer /jmx) want their webapp folders on the classpath; the jars on
     // Maven Central do not ship them, and /jmx needs nothing inside them.
     for (String w : List.of("master", "regionserver", "static")) {
