@@ -34,7 +34,7 @@ public class OperatorBeans {
   @Produces
   @Singleton
   Clock clock() {
-    return Clock.systemUTC();
+    return io.hbaseqos.operator.quota.MonotonicClock.system();
   }
 
   /**

@@ -11,7 +11,7 @@ public interface BackendFactory {
 
   /** The cluster's RegionServer info servers (plain HTTP unless the factory knows better). */
   default InfoServers infoServers(ConnectionSpec connection) {
-    return new InfoServers(false, Clock.systemUTC());
+    return new InfoServers(false, io.hbaseqos.operator.quota.MonotonicClock.system());
   }
 
   BackendFactory HBASE = withSiteFile(null);
@@ -45,7 +45,7 @@ public interface BackendFactory {
       public InfoServers infoServers(ConnectionSpec c) {
         boolean https = HBaseQuotaBackend.configuration(c.getZookeeperQuorum(), c.getZnodeParent(), siteFile,
             c.getClientConfig()).getBoolean("hbase.ssl.enabled", false);
-        return new InfoServers(https, Clock.systemUTC(), negotiator);
+        return new InfoServers(https, io.hbaseqos.operator.quota.MonotonicClock.system(), negotiator);
       }
     };
   }

@@ -58,6 +58,11 @@ public final class InfoServers implements AutoCloseable {
     return metrics.allUsers(servers);
   }
 
+  /** Every user's (and with {@code tables} every table's) counters on every server now (see {@link RegionServerMetrics}). */
+  public ServersSample sample(Map<String, Map.Entry<String, Integer>> servers, boolean tables) throws IOException {
+    return metrics.sample(servers, tables);
+  }
+
   @Override
   public void close() {
     pool.shutdownNow();

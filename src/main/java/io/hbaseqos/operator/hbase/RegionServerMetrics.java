@@ -32,10 +32,13 @@ import java.util.regex.Pattern;
  * it attributes one limit's operations to the next. {@code /jmx} is read only where
  * {@code /prometheus} is not served (404).
  *
- * <p>One read per cluster and user serves for {@link #REUSE}, unless the caller needs a reading
- * taken after a given moment (the first after a quota write); each server is read with a short
- * timeout, all in parallel. A reading carries the time it was taken, so a shared one still yields
- * the right rate.
+ * <p>Every read is of all users' metrics: a sample resets every histogram of the server, whoever
+ * it was for, so one read per cluster serves every tenant for {@link #REUSE}, unless the caller
+ * needs a reading taken after a given moment (the first after a quota write); each server is read
+ * with a short timeout, all in parallel. A reading carries the time it was taken, so a shared one
+ * still yields the right rate. The histogram windows a counters read takes are kept and handed to
+ * the next read of all users ({@link UsersMetrics#taken()}), which judges latencies: it then tells
+ * the operator's own reads from another reader's.
  */
 final class RegionServerMetrics {
   static final Duration TIMEOUT = Duration.ofMillis(2000);
@@ -43,6 +46,11 @@ final class RegionServerMetrics {
   static final String USERS_BEAN = "Hadoop:service=HBase,name=RegionServer,sub=Users";
   static final String SERVER_BEAN = "Hadoop:service=HBase,name=RegionServer,sub=Server";
   static final String THROTTLE_PREFIX = "server_rpc_throttling_exception_type_";
+  static final String TABLES_BEAN = "Hadoop:service=HBase,name=RegionServer,sub=Tables";
+  /** What every user's metrics (and the per-user throttling counters) have in their {@code /prometheus} names. */
+  static final String USERS_QUERY = "_user_";
+  /** What every table's aggregate metrics have in theirs (the per-region ones start with {@code regions_}). */
+  static final String TABLES_QUERY = "tables_namespace_";
   private static final ObjectMapper JSON = new ObjectMapper();
   /** How HBase's Prometheus servlet splits a record and metric name into words (then joined by '_', lower case). */
   private static final Pattern WORDS = Pattern.compile("(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=([A-Z][a-z]))|\\W|(_)+");
@@ -67,7 +75,10 @@ final class RegionServerMetrics {
   private final InfoServerHttp http;
   private final Clock clock;
   private final Executor pool;
-  private final Map<String, Reading> last = new HashMap<>();
+  /** The last reading of all users (null: none within its reuse). */
+  private Reading last;
+  /** Per server: the histogram windows the counters reads took since the last read of all users. */
+  private final Map<String, Map<String, Double>> taken = new HashMap<>();
 
   private record Reading(Instant at, Map<String, Sample> servers) {}
 
@@ -86,13 +97,11 @@ final class RegionServerMetrics {
   synchronized CounterReading userCounters(Map<String, Map.Entry<String, Integer>> servers, String user,
       Set<String> ops, Instant notBefore) throws IOException {
     Instant now = clock.instant();
-    // readings past their reuse are never served again: drop them (tenants come and go)
-    last.values().removeIf(old -> old.at().plus(REUSE).isBefore(now));
-    Reading r = last.get(user);
-    if (r == null || (notBefore != null && r.at().isBefore(notBefore))
+    Reading r = last;
+    if (r == null || r.at().plus(REUSE).isBefore(now) || (notBefore != null && r.at().isBefore(notBefore))
         || !r.servers().keySet().equals(servers.keySet())) {
-      r = new Reading(now, readAll(servers, user));
-      last.put(user, r);
+      r = new Reading(now, readAll(servers, USERS_QUERY));
+      keep(r);
     }
     Map<String, ServerCounters> out = new LinkedHashMap<>();
     boolean sampled = true;
@@ -107,6 +116,54 @@ final class RegionServerMetrics {
     return new CounterReading(r.at(), out, sampled);
   }
 
+  /** A reading other reads of this cluster may share, whose histogram windows go to the next read of all users. */
+  private void keep(Reading r) {
+    last = r;
+    r.servers().forEach((server, sample) -> {
+      if (sample.values() != null) {
+        Map<String, Double> into = taken.computeIfAbsent(server, x -> new HashMap<>());
+        sample.values().forEach((k, v) -> {
+          if (k.contains(UsersMetrics.WINDOW_BUCKETS)) {
+            into.merge(k, v, Double::sum); // the windows' operations add up
+          } else if (k.startsWith("users_") && !k.endsWith("_num_ops")) {
+            // a quantile of a union of windows is at most the highest of theirs
+            into.merge(k, v, Math::max);
+          }
+        });
+      }
+    });
+  }
+
+  /**
+   * Every user's counters on every server now, and with {@code tables} every table's, for the usage
+   * of all tenants: one read per server (two with tables), whatever the number of tenants. Shared
+   * with calibration's counters reads for {@link #REUSE}; its histogram windows go to the next read
+   * of all users like theirs.
+   *
+   * @throws MetricsUnavailableException naming the first server that could not be read
+   */
+  synchronized ServersSample sample(Map<String, Map.Entry<String, Integer>> servers, boolean tables)
+      throws IOException {
+    Reading r = new Reading(clock.instant(), readAll(servers, USERS_QUERY));
+    keep(r);
+    Map<String, Sample> byTable = tables ? readAll(servers, TABLES_QUERY) : Map.of();
+    Map<String, Map<String, Double>> out = new LinkedHashMap<>();
+    for (var e : r.servers().entrySet()) {
+      Sample s = e.getValue();
+      Sample t = byTable.get(e.getKey());
+      String problem = s.problem() != null ? s.problem() : t != null ? t.problem() : null;
+      if (problem != null) {
+        throw new MetricsUnavailableException("RegionServer " + e.getKey() + ": " + problem);
+      }
+      Map<String, Double> values = new HashMap<>(s.values());
+      if (t != null) {
+        values.putAll(t.values());
+      }
+      out.put(e.getKey(), values);
+    }
+    return new ServersSample(r.at(), out);
+  }
+
   /**
    * Every user's metrics on every server, read now, in one request per server: a read of
    * {@code /prometheus} resets every latency histogram of the server (HBase snapshots and resets
@@ -115,9 +172,14 @@ final class RegionServerMetrics {
    * @return per server its users' metrics by Prometheus name
    * @throws MetricsUnavailableException naming the first server that could not be read
    */
-  UsersMetrics allUsers(Map<String, Map.Entry<String, Integer>> servers) throws IOException {
+  synchronized UsersMetrics allUsers(Map<String, Map.Entry<String, Integer>> servers) throws IOException {
     Map<String, Map<String, Double>> out = new LinkedHashMap<>();
-    for (var e : readAll(servers, null).entrySet()) {
+    Map<String, Map<String, Double>> tookBefore = new HashMap<>(taken);
+    taken.clear();
+    Map<String, Sample> read = readAll(servers, USERS_QUERY);
+    // a counters read within its reuse would now read histograms this one has taken: it reads again
+    last = null;
+    for (var e : read.entrySet()) {
       Sample s = e.getValue();
       if (s.problem() != null) {
         throw new MetricsUnavailableException("RegionServer " + e.getKey() + ": " + s.problem());
@@ -128,36 +190,36 @@ final class RegionServerMetrics {
       }
       out.put(e.getKey(), s.values());
     }
-    return new UsersMetrics(out);
+    return new UsersMetrics(out, tookBefore);
   }
 
-  /** Reads every server at once, each within its own timeout: one user's metrics, or every user's (null). */
-  private Map<String, Sample> readAll(Map<String, Map.Entry<String, Integer>> servers, String user) {
+  /** Reads every server at once, each within its own timeout: the metrics whose names contain {@code query}. */
+  private Map<String, Sample> readAll(Map<String, Map.Entry<String, Integer>> servers, String query) {
     Map<String, CompletableFuture<Sample>> reads = new LinkedHashMap<>();
     servers.forEach((name, hostPort) -> reads.put(name,
-        CompletableFuture.supplyAsync(() -> fetch(hostPort.getKey(), hostPort.getValue(), user), pool)));
+        CompletableFuture.supplyAsync(() -> fetch(hostPort.getKey(), hostPort.getValue(), query), pool)));
     Map<String, Sample> read = new LinkedHashMap<>();
     reads.forEach((name, f) -> read.put(name, f.join()));
     return read;
   }
 
-  private Sample fetch(String host, int port, String user) {
+  private Sample fetch(String host, int port, String query) {
     if (port <= 0) {
       return Sample.failed("its info server is disabled (hbase.regionserver.info.port=-1)");
     }
     try {
       // one query gets both families: users_user_<u>_metric_* and server_rpc_throttling_..._user_<u>_table_*
-      HttpResponse<String> resp = http.get(host, port, "/prometheus?qry=" + URLEncoder.encode(
-          user == null ? "_user_" : userMarker(user), StandardCharsets.UTF_8), TIMEOUT);
+      HttpResponse<String> resp = http.get(host, port, "/prometheus?qry=" + URLEncoder.encode(query,
+          StandardCharsets.UTF_8), TIMEOUT);
       if (resp.statusCode() == 404) {
-        return fromJmx(host, port);
+        return query.equals(USERS_QUERY) ? fromJmx(host, port) : fromJmxTables(host, port);
       }
       if (resp.statusCode() != 200) {
         return Sample.failed("/prometheus answered HTTP " + resp.statusCode());
       }
       Map<String, Double> values = parsePrometheus(resp.body());
-      if (user != null && values.keySet().stream().noneMatch(k -> k.startsWith("users_"))) {
-        // the user has no per-user metrics yet: idle, or per-user metrics are off
+      if (query.equals(USERS_QUERY) && values.keySet().stream().noneMatch(k -> k.startsWith("users_"))) {
+        // no user has metrics yet: all idle, or per-user metrics are off
         HttpResponse<String> users = http.get(host, port, "/prometheus?qry=users_num_users", TIMEOUT);
         if (users.statusCode() == 200 && parsePrometheus(users.body()).isEmpty()) {
           return Sample.failed("no per-user metrics: set hbase.regionserver.user.metrics.enabled=true");
@@ -183,6 +245,16 @@ final class RegionServerMetrics {
     JsonNode server = bean(host, port, SERVER_BEAN);
     if (server != null) {
       addBean(values, "Server", server);
+    }
+    return new Sample(values, null, false);
+  }
+
+  /** The cached {@code /jmx} table beans, renamed as {@code /prometheus} names them. */
+  private Sample fromJmxTables(String host, int port) throws IOException, InterruptedException {
+    JsonNode tables = bean(host, port, TABLES_BEAN);
+    Map<String, Double> values = new HashMap<>();
+    if (tables != null) {
+      addBean(values, "Tables", tables);
     }
     return new Sample(values, null, false);
   }

@@ -9,9 +9,70 @@ import java.util.Set;
  * the latency histograms since the server's previous sample and the cumulative operation
  * counters. Pure.
  *
+ * <p>HBase resets a server's histograms whenever anyone samples it. Each histogram also reports
+ * how many operations its window holds (the {@code TimeRangeCount} buckets, emitted when not
+ * empty), while its {@code num_ops} counts every operation ever: the two tell how much of a
+ * period the window covers, and {@code taken} says how much of it the operator's own reads in
+ * between took.
+ *
  * @param servers per server its users' metrics by Prometheus name
+ * @param taken per server, the window counts ({@code *_time_range_count_*}) the operator's other reads
+ *     took since the previous read of all users (empty: none)
  */
-public record UsersMetrics(Map<String, Map<String, Double>> servers) {
+public record UsersMetrics(Map<String, Map<String, Double>> servers, Map<String, Map<String, Double>> taken) {
+  /** The part of a histogram's name before its window buckets. */
+  static final String WINDOW_BUCKETS = "_time_range_count_";
+
+  public UsersMetrics(Map<String, Map<String, Double>> servers) {
+    this(servers, Map.of());
+  }
+
+  /**
+   * How many of a user's operations of these kinds the histograms' windows hold now, and how many
+   * the operator's own reads took since the previous read of all users (summed over servers).
+   */
+  public record Window(long inWindow, long takenByOperator) {
+    /**
+     * Why these windows cannot vouch for a period in which the histograms counted {@code moved}
+     * operations (null: they can): none of them is left, or another reader took most of them.
+     */
+    public String problem(long moved) {
+      long covered = inWindow + takenByOperator;
+      if (moved <= 0 || covered * 2 >= moved) {
+        return null;
+      }
+      return covered == 0
+          ? "the latency window is empty though " + moved + " operations were counted in the period: another reader "
+              + "of the RegionServers' metrics reset it (each read of /prometheus or /jmx does)"
+          : "another reader of the RegionServers' metrics took " + (moved - covered) + " of the period's " + moved
+              + " operations from the latency window (each read of /prometheus or /jmx resets it): what is left "
+              + "cannot vouch for the period";
+    }
+  }
+
+  public Window window(String user, Set<String> ops) {
+    long in = 0;
+    long taken = 0;
+    for (var e : servers.entrySet()) {
+      in += buckets(e.getValue(), user, ops);
+      taken += buckets(this.taken.getOrDefault(e.getKey(), Map.of()), user, ops);
+    }
+    return new Window(in, taken);
+  }
+
+  private static long buckets(Map<String, Double> values, String user, Set<String> ops) {
+    String u = RegionServerMetrics.sanitize(user);
+    long n = 0;
+    for (String op : ops) {
+      String prefix = RegionServerMetrics.prometheusName("Users", "User_" + u + "_metric_" + op) + WINDOW_BUCKETS;
+      for (var v : values.entrySet()) {
+        if (v.getKey().startsWith(prefix)) {
+          n += Math.round(v.getValue());
+        }
+      }
+    }
+    return n;
+  }
   /** The exported quantiles of HBase's histograms, and the name of each. */
   private static final double[] QUANTILES = {25, 50, 75, 90, 95, 98, 99, 99.9, 100};
   private static final String[] QUANTILE_NAMES = {"25th_percentile", "median", "75th_percentile", "90th_percentile",
@@ -42,7 +103,9 @@ public record UsersMetrics(Map<String, Map<String, Double>> servers) {
   public double latency(String user, Set<String> ops, String stat) {
     String u = RegionServerMetrics.sanitize(user);
     double worst = 0;
-    for (Map<String, Double> values : servers.values()) {
+    // the windows the operator's own reads took in between count too (their statistics, kept at their highest)
+    for (Map<String, Double> values : java.util.stream.Stream.concat(servers.values().stream(),
+        taken.values().stream()).toList()) {
       for (String op : ops) {
         Double v = values.get(RegionServerMetrics.prometheusName("Users", "User_" + u + "_metric_" + op + "_" + stat));
         if (v != null && v > worst) {
@@ -51,6 +114,19 @@ public record UsersMetrics(Map<String, Map<String, Double>> servers) {
       }
     }
     return worst;
+  }
+
+  /** The user's operations of these kinds its histograms ever counted, over servers (their {@code num_ops}). */
+  public long histogramOps(String user, Set<String> ops) {
+    String u = RegionServerMetrics.sanitize(user);
+    long n = 0;
+    for (Map<String, Double> values : servers.values()) {
+      for (String op : ops) {
+        n += Math.round(values.getOrDefault(RegionServerMetrics.prometheusName("Users", "User_" + u + "_metric_" + op
+            + "_num_ops"), 0.0));
+      }
+    }
+    return n;
   }
 
   /** Per server, the user's cumulative successful operations (throttled Gets taken out). */

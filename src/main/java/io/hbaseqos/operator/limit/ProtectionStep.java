@@ -1,6 +1,7 @@
 package io.hbaseqos.operator.limit;
 
 import io.hbaseqos.operator.api.CalibrationSpec;
+import io.hbaseqos.operator.api.CalibrationStatus;
 import io.hbaseqos.operator.api.Conditions;
 import io.hbaseqos.operator.api.QosSpec;
 import io.hbaseqos.operator.api.QosStatus;
@@ -63,6 +64,13 @@ final class ProtectionStep {
     return (s.getOperations() == null ? CalibrationSpec.Operations.all : s.getOperations()).throttle();
   }
 
+  /** The limit calibration holds for a sheddable tenant on the throttle protection moves (null: none). */
+  private static Long calibrated(Tenant t, QosSpec.SheddableSpec sh) {
+    CalibrationStatus c = t.status().getCalibration();
+    return sh == null || t.spec().getCalibration() == null || c == null || c.getLimit() == null
+        || !kind(sh).name().equals(c.getThrottle()) ? null : c.getLimit();
+  }
+
   /** The tenant left protection (qos taken out, or deleted). */
   void forget(String id) {
     loops.forget(id);
@@ -96,7 +104,7 @@ final class ProtectionStep {
       members.add(new ProtectionLoops.Member(t.id(), q.getPriority(), goals, sh == null ? null
           : new ProtectionLoops.Range(sh.getFloor(), sh.getCeiling()),
           s == null || sh == null || !kind(sh).name().equals(s.getThrottle()) ? null : s.getLimit(),
-          s == null ? null : s.getRoof()));
+          s == null ? null : s.getRoof(), calibrated(t, sh)));
       byId.put(t.id(), t);
     }
     period = period == null ? Duration.ofSeconds(30) : period;
@@ -310,8 +318,14 @@ final class ProtectionStep {
           : UsersMetrics.quantileName(o.getPercentile() == null ? 99 : o.getPercentile());
       String user = spec.getSubject().getUser();
       double ms = values.latency(user, ops, stat);
-      long count = values.ops(user, ops).values().stream().mapToLong(Long::longValue).sum();
+      long count = values.histogramOps(user, ops);
       Long before = latencyCounts.put(id + "#" + o.describe(), count);
+      long moved = before == null ? 0 : Math.max(0, count - before);
+      String partial = values.window(user, ops).problem(moved);
+      if (partial != null && !(ms > o.getBoundMillis())) {
+        // what is left of the window cannot vouch for the period; a miss in it is a miss all the same
+        return ProtectionLoops.Reading.failed(partial);
+      }
       // 0 after operations were counted: all under HBase's millisecond; without a count before, no operation
       return new ProtectionLoops.Reading(ms, null, ms == 0 && (before == null || count <= before));
     }

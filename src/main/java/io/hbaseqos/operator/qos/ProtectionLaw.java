@@ -140,11 +140,22 @@ public final class ProtectionLaw {
    * @param limit its limit in force (req/sec)
    * @param used what it used in the last period, in the limit's units (NaN: unknown)
    * @param roof the load at which it was last squeezed: the lower of its limit and what it used (0: none known)
+   * @param inForce the limit HBase holds for it: this law's, or lower when another loop (calibration) holds it
+   *     lower; a squeeze starts from it, or it would not bite
    */
   public record Sheddable(String id, int priority, long floor, long ceiling, long limit, double used,
-      long roof) {
+      long roof, long inForce) {
+    public Sheddable(String id, int priority, long floor, long ceiling, long limit, double used, long roof) {
+      this(id, priority, floor, ceiling, limit, used, roof, limit);
+    }
+
+    /** The limit HBase holds: the lower of this law's and another loop's. */
+    long held() {
+      return Math.min(limit, inForce);
+    }
+
     boolean canGive() {
-      return limit > floor && (Double.isNaN(used) || used > floor);
+      return held() > floor && (Double.isNaN(used) || used > floor);
     }
   }
 
@@ -393,7 +404,7 @@ public final class ProtectionLaw {
   public static Decision step(List<Protected> protecteds, List<Sheddable> declared, Memory memory) {
     // a limit outside [floor, ceiling] (the spec changed) comes back inside first
     List<Sheddable> sheddables = declared.stream().map(s -> new Sheddable(s.id(), s.priority(), s.floor(), s.ceiling(),
-        Math.max(s.floor(), Math.min(s.ceiling(), s.limit())), s.used(), s.roof())).toList();
+        Math.max(s.floor(), Math.min(s.ceiling(), s.limit())), s.used(), s.roof(), s.inForce())).toList();
     Map<String, Verdict> verdicts = new LinkedHashMap<>();
     protecteds.forEach(p -> verdicts.put(p.id(), worst(p)));
     // a period whose limits below differ from the period before measured them only in part: it neither moves
@@ -405,7 +416,7 @@ public final class ProtectionLaw {
     for (Protected p : protecteds) {
       Map<String, Long> now = new HashMap<>();
       sheddables.stream().filter(s -> s.priority() < p.priority() && !s.id().equals(p.id()))
-          .forEach(s -> now.put(s.id(), s.limit()));
+          .forEach(s -> now.put(s.id(), s.held()));
       Map<String, Long> before = memory.below.put(p.id(), now);
       if (before != null && !before.keySet().equals(now.keySet())) {
         // other tenants below (or none before): what was measured says nothing of the limits of these, nor of
@@ -477,8 +488,10 @@ public final class ProtectionLaw {
       if (f == null) {
         continue;
       }
-      double base = Double.isNaN(s.used()) || s.used() <= 0 ? s.limit() : Math.min(s.limit(), s.used());
-      long next = Math.max(s.floor(), Math.min(s.limit() - 1, Math.round(base * f)));
+      // from the limit HBase holds (a calibrated limit under this law's would otherwise make the cut a no-op)
+      long from = s.held();
+      double base = Double.isNaN(s.used()) || s.used() <= 0 ? from : Math.min(from, s.used());
+      long next = Math.max(s.floor(), Math.min(from - 1, Math.round(base * f)));
       memory.calm.put(s.id(), 0);
       memory.quiet.put(s.id(), 0);
       if (Boolean.TRUE.equals(memory.probing.remove(s.id()))) {
@@ -486,7 +499,7 @@ public final class ProtectionLaw {
       }
       List<String> by = causes.get(s.id());
       by.forEach(p -> holding.computeIfAbsent(p, k -> new ArrayList<>()).add(s.id()));
-      caps.put(s.id(), new Cap(next, Action.SQUEEZED, by, "squeezed from " + s.limit() + " to " + next
+      caps.put(s.id(), new Cap(next, Action.SQUEEZED, by, "squeezed from " + from + " to " + next
           + " req/sec for the latency of " + String.join(", ", by), Math.max(next, Math.round(base))));
     }
 

@@ -21,9 +21,13 @@ public final class ProtectionLoops {
   /** How many periods an objective's attainment is reported over. */
   public static final int ATTAINMENT_PERIODS = 20;
 
-  /** A QoS tenant of the cluster, as its spec and last status say. */
+  /**
+   * A QoS tenant of the cluster, as its spec and last status say.
+   *
+   * @param calibrated the limit calibration holds for it on the throttle protection moves (null: none)
+   */
   public record Member(String id, int priority, List<Goal> objectives, Range sheddable, Long statusLimit,
-      Long statusRoof) {}
+      Long statusRoof, Long calibrated) {}
 
   public record Goal(String name, double boundMillis) {}
 
@@ -90,7 +94,7 @@ public final class ProtectionLoops {
     Loop loop = loops.computeIfAbsent(cluster, k -> new Loop());
     synchronized (loop) {
       List<Member> shape = members.stream().map(m -> new Member(m.id(), m.priority(), m.objectives(), m.sheddable(),
-          null, null)).toList();
+          null, null, null)).toList();
       if (loop.plan != null && shape.equals(loop.shape) && now.isBefore(loop.plan.next())) {
         Plan p = loop.plan;
         return new Plan(p.next(), p.decision(), p.attainments(), false);
@@ -132,7 +136,7 @@ public final class ProtectionLoops {
             : m.sheddable().ceiling());
         long roof = loop.roofs.computeIfAbsent(m.id(), k -> m.statusRoof() != null ? m.statusRoof() : 0L);
         ss.add(new ProtectionLaw.Sheddable(m.id(), m.priority(), m.sheddable().floor(), m.sheddable().ceiling(), limit,
-            used.getOrDefault(m.id(), Double.NaN), roof));
+            used.getOrDefault(m.id(), Double.NaN), roof, m.calibrated() == null ? limit : m.calibrated()));
       }
       ProtectionLaw.Decision d = ProtectionLaw.step(ps, ss, loop.memory);
       boolean changed = false;

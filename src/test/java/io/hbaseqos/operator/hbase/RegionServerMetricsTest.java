@@ -53,9 +53,12 @@ class RegionServerMetricsTest {
         Thread.currentThread().interrupt();
       }
       String q = java.net.URLDecoder.decode(ex.getRequestURI().getRawQuery(), StandardCharsets.UTF_8);
-      String body = !prometheus ? "" : q.equals("qry=_user_alice_")
+      String body = !prometheus ? "" : q.equals("qry=_user_")
           ? "# TYPE users_user_alice_metric_get_num_ops counter\n"
               + "users_user_alice_metric_get_num_ops{context=\"regionserver\",hostname=\"h\"} 120\n"
+              + "users_user_alice_metric_get_time_range_count_0_1{context=\"regionserver\"} 4\n"
+              + "users_user_alice_metric_get_time_range_count_3_10{context=\"regionserver\"} 1\n"
+              + "users_user_alice_metric_get_99th_percentile{context=\"regionserver\"} 6\n"
               + "server_rpc_throttling_exception_type_num_read_requests_exceeded_user_alice_table_t1{context=\"r\"} 7\n"
               + "server_rpc_throttling_exception_type_write_size_exceeded_user_alice_table_t1{context=\"r\"} 3\n"
           : "";
@@ -147,6 +150,26 @@ class RegionServerMetricsTest {
     assertThat(m.userCounters(servers, "alice", Set.of("get"), null).at()).as("shared within REUSE").isEqualTo(first);
     assertThat(m.userCounters(servers, "alice", Set.of("get"), clock.now).at()).as("a fresh one when asked for")
         .isEqualTo(clock.now);
+  }
+
+  @Test
+  void theWindowsACountersReadTakesAreHandedToTheNextReadOfAllUsers() throws Exception {
+    fast = server(0);
+    RegionServerMetrics m = new RegionServerMetrics(new InfoServerHttp(false, Duration.ofSeconds(1), Negotiator.NONE),
+        Clock.systemUTC(), pool);
+    Map<String, Map.Entry<String, Integer>> servers = Map.of("rs1", Map.entry("127.0.0.1",
+        fast.getAddress().getPort()));
+    m.userCounters(servers, "alice", Set.of("get"), null);
+    UsersMetrics all = m.allUsers(servers);
+    // every server answers 5 operations in its window and a p99 of 6 ms; the counters read took one window
+    assertThat(all.window("alice", Set.of("get"))).isEqualTo(new UsersMetrics.Window(5, 5));
+    assertThat(all.latency("alice", Set.of("get"), "99th_percentile")).isEqualTo(6.0);
+    assertThat(all.histogramOps("alice", Set.of("get"))).isEqualTo(120);
+    assertThat(m.allUsers(servers).window("alice", Set.of("get"))).as("handed over once")
+        .isEqualTo(new UsersMetrics.Window(5, 0));
+    // a counters read after a read of all users reads again: the shared one's windows are gone
+    m.userCounters(servers, "alice", Set.of("get"), null);
+    assertThat(m.allUsers(servers).window("alice", Set.of("get"))).isEqualTo(new UsersMetrics.Window(5, 5));
   }
 
   static final class MutableClock extends Clock {

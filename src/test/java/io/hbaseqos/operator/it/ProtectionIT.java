@@ -28,6 +28,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -61,6 +62,16 @@ class ProtectionIT {
     k8s = KubeApi.client();
     operator = new OperatorHarness(k8s);
     uP99 = LatencyGauge.start();
+  }
+
+  /**
+   * Each test's clusters go with it: every HBaseCluster reads the shared RegionServer's metrics on its own,
+   * and a read resets the histograms another cluster's loop judges.
+   */
+  @AfterEach
+  void cleanUp() {
+    KubeApi.cleanUp(namespaces);
+    namespaces.clear();
   }
 
   @AfterAll
@@ -302,10 +313,62 @@ class ProtectionIT {
       });
       assertThat(qos(ns, "t").getState()).isEqualTo("Free");
       assertThat(rawLimit("th-" + m)).isEqualTo(5000L);
+
+      // an external scraper reads the RegionServer's /prometheus every 2 s: each read resets the histograms,
+      // so the operator's window holds a fifth of the period at most. That cannot vouch for the period: the
+      // objective is Unknown, naming the other reader, and the limits below are held as they are
+      long limitBefore = rawLimit("th-" + m);
+      try (Scraper scraper = new Scraper(StandaloneHBase.shared().regionServerInfoPort(), 2000)) {
+        await().ignoreException(NullPointerException.class).atMost(4L * WINDOW_S, TimeUnit.SECONDS).untilAsserted(() -> {
+          Condition c = condition(ns, "u", "LatencyObjectivesMet");
+          assertThat(c.getStatus()).isEqualTo("Unknown");
+          assertThat(c.getMessage()).contains("another reader of the RegionServers' metrics");
+          assertThat(qos(ns, "u").getObjectives().get(0).getVerdict()).isEqualTo("Unknown");
+        });
+        System.out.printf(Locale.ROOT, "protection IT: with a scraper every 2 s (%d reads): %s%n", scraper.reads(),
+            condition(ns, "u", "LatencyObjectivesMet").getMessage());
+        assertThat(scraper.reads()).isPositive();
+      }
+      assertThat(rawLimit("th-" + m)).isEqualTo(limitBefore);
+      // the scraper gone, the operator's reads alone judge the period again
+      await().ignoreException(NullPointerException.class).atMost(4L * WINDOW_S, TimeUnit.SECONDS).untilAsserted(() ->
+          assertThat(qos(ns, "u").getObjectives().get(0).getVerdict()).isEqualTo("MetWithMargin"));
       assertThat(uLoad.ok()).isPositive();
     }
     // U stops: no operation counted in a period is Idle, not met
     await().ignoreException(NullPointerException.class).atMost(4L * WINDOW_S, TimeUnit.SECONDS).untilAsserted(() ->
         assertThat(qos(ns, "u").getObjectives().get(0).getVerdict()).isEqualTo("Idle"));
+  }
+
+  /** Another reader of a RegionServer's {@code /prometheus} (a monitoring agent's scrape), at a fixed interval. */
+  static final class Scraper implements AutoCloseable {
+    private final java.util.concurrent.ScheduledExecutorService timer =
+        java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+    private final java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+
+    Scraper(int port, long everyMillis) {
+      java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+      java.net.URI uri = java.net.URI.create("http://127.0.0.1:" + port + "/prometheus");
+      timer.scheduleAtFixedRate(() -> {
+        try {
+          var r = http.send(java.net.http.HttpRequest.newBuilder(uri).timeout(java.time.Duration.ofSeconds(5)).build(),
+              java.net.http.HttpResponse.BodyHandlers.discarding());
+          if (r.statusCode() == 200) {
+            reads.incrementAndGet();
+          }
+        } catch (Exception e) {
+          // a missed scrape is a scraper's problem
+        }
+      }, 0, everyMillis, TimeUnit.MILLISECONDS);
+    }
+
+    int reads() {
+      return reads.get();
+    }
+
+    @Override
+    public void close() {
+      timer.shutdownNow();
+    }
   }
 }

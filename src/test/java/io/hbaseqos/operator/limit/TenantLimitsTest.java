@@ -241,6 +241,75 @@ class TenantLimitsTest {
   }
 
   @Test
+  void aLatencyWindowAnotherReaderEmptiedIsUnknownAndGivesNothingBack() {
+    TenantQuotaSpec us = spec("dash");
+    us.setQos(protectedReads(100, 50));
+    Tenant dash = new Tenant("ns/dash", "uid-dash", "ns/hb", us, null);
+    TenantQuotaSpec ts = spec("batch");
+    ts.setQos(sheddable(10, 100, 5000));
+    TenantQuotaStatus squeezed = new TenantQuotaStatus();
+    QosStatus q = new QosStatus();
+    q.setThrottle(ThrottleKind.REQUEST_NUMBER.name());
+    q.setLimit(1000L);
+    q.setState("Held");
+    squeezed.setQos(q);
+    Tenant batch = new Tenant("ns/batch", "uid-batch", "ns/hb", ts, squeezed);
+    peers.addAll(List.of(dash, batch));
+    // dash's gets: 100 more every period; what the window holds is set per period
+    long[] count = {0};
+    double[] inWindow = {0};
+    ClusterMetrics servers = new ClusterMetrics() {
+      @Override
+      public CounterReading userCounters(String user, Set<String> ops, Instant notBefore) throws IOException {
+        throw new IOException("not used");
+      }
+
+      @Override
+      public UsersMetrics allUserMetrics() {
+        count[0] += 100;
+        Map<String, Double> rs = new java.util.HashMap<>();
+        rs.put("users_user_dash_metric_get_num_ops", (double) count[0]);
+        if (inWindow[0] > 0) {
+          rs.put("users_user_dash_metric_get_time_range_count_0_1", inWindow[0]);
+        }
+        return new UsersMetrics(Map.of("rs1", rs));
+      }
+
+      @Override
+      public double prometheus(String url, String query) throws IOException {
+        throw new IOException("not used");
+      }
+    };
+    inWindow[0] = 100;
+    Instant t = T0;
+    limits.decide(dash, SubjectQuota.empty(Subject.user("dash")), servers, t);
+    // every period under a millisecond with the whole window: margin, and capacity comes back in time
+    Decision whole = null;
+    for (int i = 1; i <= 4; i++) {
+      t = t.plusSeconds(30);
+      whole = limits.decide(dash, SubjectQuota.empty(Subject.user("dash")), servers, t);
+    }
+    assertThat(whole.qos().getObjectives().get(0).getVerdict()).isEqualTo("MetWithMargin");
+    long before = limits.decide(batch, SubjectQuota.empty(Subject.user("batch")), servers, t).qos().getLimit();
+    assertThat(before).as("given back part of the way").isGreaterThan(1000L).isLessThan(5000L);
+    // another reader empties the window before every read: 100 gets counted, none left to judge
+    inWindow[0] = 0;
+    Decision emptied = limits.decide(dash, SubjectQuota.empty(Subject.user("dash")), servers, t.plusSeconds(30));
+    assertThat(limits.decide(batch, SubjectQuota.empty(Subject.user("batch")), servers, t.plusSeconds(30)).qos()
+        .getLimit()).as("nothing given back on an empty window").isEqualTo(before);
+    assertThat(emptied.qos().getObjectives().get(0).getVerdict()).isEqualTo("Unknown");
+    assertThat(condition(emptied, Conditions.LATENCY_MET).message()).contains("another reader")
+        .contains("empty though 100 operations");
+    // most of it taken: still not a reading that vouches for the period
+    inWindow[0] = 10;
+    Decision partial = limits.decide(dash, SubjectQuota.empty(Subject.user("dash")), servers, t.plusSeconds(60));
+    assertThat(condition(partial, Conditions.LATENCY_MET).status()).isEqualTo("Unknown");
+    assertThat(condition(partial, Conditions.LATENCY_MET).message()).contains("took 90 of the period's 100");
+    assertThat(limits.decide(batch, SubjectQuota.empty(Subject.user("batch")), servers, t.plusSeconds(60)).qos()
+        .getLimit()).isEqualTo(before);
+  }
+
+  @Test
   void readingsOfOnePeriodAreSharedByEveryTenantOfTheCluster() {
     TenantQuotaSpec us = spec("dash");
     us.setQos(protectedReads(100, 50));

@@ -49,6 +49,21 @@ class ProtectionLawTest {
   }
 
   @Test
+  void aSqueezeStartsFromTheLimitHBaseHoldsWhenCalibrationHoldsItLower() {
+    // free at its ceiling of 5000 by this law, held at 300 by calibration, using a little more than 300 ops/s
+    // (ops and requests differ): the cut lands under 300, or it would not bite
+    Sheddable t = new Sheddable("t", 1, 10, 5000, 5000, 320, 0, 300);
+    ProtectionLaw.Cap c = ProtectionLaw.step(List.of(u(50, 40)), List.of(t), new Memory()).caps().get("t");
+    assertThat(c.action()).isEqualTo(Action.SQUEEZED);
+    assertThat(c.limit()).isLessThan(300L).isGreaterThanOrEqualTo(10L);
+    assertThat(c.reason()).startsWith("squeezed from 300 to ");
+    // at the floor by calibration already: nothing below can give
+    Sheddable atFloor = new Sheddable("t", 1, 10, 5000, 5000, 320, 0, 10);
+    assertThat(ProtectionLaw.step(List.of(u(50, 40)), List.of(atFloor), new Memory()).standings().get("u")
+        .outOfCapacity()).isTrue();
+  }
+
+  @Test
   void aLongRecordAtTheLimitsInForceOutweighsTwoCloseMissesButNotAChangedWorld() {
     Memory m = new Memory();
     Sheddable t = s("t", 1, 4000, 4000);
