@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "Cluster", jsonPath = ".spec.clusterRef.name", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Subject", jsonPath = ".status.subject", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Limits", jsonPath = ".status.summary", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Usage", jsonPath = ".status.usage.summary", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Space", jsonPath = ".status.space.usage", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Reason", jsonPath = ".status.conditions[?(@.type==\"Ready\")].reason", type = AdditionalPrinterColumn.Type.STRING, priority = 1)

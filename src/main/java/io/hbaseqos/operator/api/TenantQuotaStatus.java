@@ -33,6 +33,16 @@ public class TenantQuotaStatus extends ConditionedStatus {
   private SpaceStatus space;
   /** The namespace's limits and counts in use (namespace subjects with spec.namespaceLimits). */
   private NamespaceStatus namespace;
+  /** What the tenant did over the last sampling period: ops/s, the share HBase throttled, its spread over servers. */
+  private UsageStatus usage;
+
+  public UsageStatus getUsage() {
+    return usage;
+  }
+
+  public void setUsage(UsageStatus usage) {
+    this.usage = usage;
+  }
 
   public NamespaceStatus getNamespace() {
     return namespace;

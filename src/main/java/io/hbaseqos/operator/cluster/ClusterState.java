@@ -75,6 +75,9 @@ public class ClusterState {
   private volatile ClusterInfo info;
   /** Null until the first bulk read. */
   private volatile Map<Subject, SpaceUsage> spaceUsage;
+  /** Every tenant's usage over the last sampling period (null: none sampled yet on this connection). */
+  private volatile Map<Subject, io.hbaseqos.operator.usage.Usage> usage;
+  private volatile io.hbaseqos.operator.usage.UsageTracker usageTracker = new io.hbaseqos.operator.usage.UsageTracker();
   private volatile Map<String, NamespaceState> namespaces;
   /** One on-demand namespace listing at a time (reconciles right after a start all ask at once). */
   private final Object listingLock = new Object();
@@ -89,6 +92,11 @@ public class ClusterState {
   /** Lets one thread do the first scan while the others wait for it. */
   private final Object loadLock = new Object();
   private final ExecutorService executor;
+
+  /** The time on the operator's clock (the one its loops and deadlines use). */
+  public Instant now() {
+    return clock.instant();
+  }
 
   public ClusterState(String id, ConnectionSpec connection, BackendFactory factory, OperatorMetrics metrics, Clock clock) {
     this(id, connection, factory, metrics, clock, DEFAULT_CALL_TIMEOUT);
@@ -135,6 +143,8 @@ public class ClusterState {
     info = null;
     snapshot.clear();
     spaceUsage = null;
+    usage = null;
+    usageTracker = new io.hbaseqos.operator.usage.UsageTracker();
     namespaces = null;
     unsure.clear();
     nextAttempt = Instant.EPOCH;
@@ -219,6 +229,23 @@ public class ClusterState {
   public SpaceUsage spaceUsage(Subject subject) {
     Map<Subject, SpaceUsage> read = spaceUsage;
     return read == null ? null : read.get(subject);
+  }
+
+  /**
+   * Records one sample of every tenant's counters (per subject, per server), taken at {@code at}: the
+   * usages since the previous one replace the last ones.
+   *
+   * @param countsThrottled whether the servers count throttled requests per user and table (2.6.4+)
+   */
+  public void recordUsage(Instant at, Map<Subject, Map<String, io.hbaseqos.operator.usage.Counts>> counts,
+      boolean countsThrottled) {
+    usage = Map.copyOf(usageTracker.next(at, counts, countsThrottled));
+  }
+
+  /** The subject's usage over the last sampling period (null: not measured yet, or not measurable). */
+  public io.hbaseqos.operator.usage.Usage usage(Subject subject) {
+    Map<Subject, io.hbaseqos.operator.usage.Usage> u = usage;
+    return u == null ? null : u.get(subject);
   }
 
   /** Whether space usage has been read since this connection was made. */

@@ -4,6 +4,7 @@ import io.hbaseqos.operator.calibration.CounterReading;
 import io.hbaseqos.operator.hbase.InfoServers;
 import io.hbaseqos.operator.hbase.MetricsUnavailableException;
 import io.hbaseqos.operator.hbase.ServerSettings;
+import io.hbaseqos.operator.hbase.ServersSample;
 import io.hbaseqos.operator.hbase.UsersMetrics;
 import io.hbaseqos.operator.metrics.PrometheusClient;
 import java.io.IOException;
@@ -61,6 +62,14 @@ public final class MetricsGateway implements ClusterMetrics, AutoCloseable {
   @Override
   public UsersMetrics allUserMetrics() throws IOException {
     return read(() -> infoServers.allUsers(live.infoServers()));
+  }
+
+  /**
+   * Every tenant's counters on every live RegionServer now: one read per server (two with
+   * {@code tables}), whatever the number of tenants.
+   */
+  public ServersSample usageSample(boolean tables) throws IOException {
+    return read(() -> infoServers.sample(live.infoServers(), tables));
   }
 
   private interface Read<T> {

@@ -192,6 +192,7 @@ public class OperatorMetrics {
     forgetCalibration(namespace, name);
     forgetSpace(namespace, name);
     forgetProtection(namespace, name);
+    usages.forget(namespace, name);
   }
 
   /**
@@ -230,6 +231,36 @@ public class OperatorMetrics {
         }
       }
     }
+  }
+
+  /** Per measured tenant: reads/s, writes/s, throttled share, busiest server's share. */
+  private final TenantGauges usages = new TenantGauges(4, this::usageGauges);
+
+  /**
+   * {@code hbaseqos_tenant_usage_reads_per_second}, {@code ..._writes_per_second},
+   * {@code ..._throttled_ratio} and {@code ..._busiest_server_ratio}, labelled
+   * {@code namespace, tenantquota}: four series per tenant whatever its load, set once per sampling
+   * period. NaN while not measured (the ratios also when HBase does not count throttling, or idle).
+   */
+  public void usage(String namespace, String name, io.hbaseqos.operator.usage.Usage u) {
+    usages.set(namespace, name, v -> {
+      v[0] = u == null ? Double.NaN : u.readsPerSecond();
+      v[1] = u == null ? Double.NaN : u.writesPerSecond();
+      v[2] = u == null ? Double.NaN : u.throttledShare();
+      v[3] = u == null ? Double.NaN : u.busiestServerShare();
+    });
+  }
+
+  private List<Gauge> usageGauges(String namespace, String name, double[] v) {
+    return List.of(
+        slotGauge("hbaseqos.tenant.usage.reads.per.second", "Reads a TenantQuota's subject made over the last "
+            + "sampling period, over all RegionServers", v, 0, namespace, name),
+        slotGauge("hbaseqos.tenant.usage.writes.per.second", "Writes a TenantQuota's subject made over the last "
+            + "sampling period, over all RegionServers", v, 1, namespace, name),
+        slotGauge("hbaseqos.tenant.usage.throttled.ratio", "The share of a TenantQuota's requests HBase refused with "
+            + "a throttling exception over the last sampling period (HBase 2.6.4+)", v, 2, namespace, name),
+        slotGauge("hbaseqos.tenant.usage.busiest.server.ratio", "The busiest RegionServer's share of a TenantQuota's "
+            + "operations over the last sampling period", v, 3, namespace, name));
   }
 
   /** Per tenant with a space quota: used bytes (NaN until HBase reports), limit bytes, in violation. */

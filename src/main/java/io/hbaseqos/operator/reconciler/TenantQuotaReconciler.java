@@ -6,6 +6,7 @@ import io.hbaseqos.operator.api.DesiredQuotas;
 import io.hbaseqos.operator.api.HBaseCluster;
 import io.hbaseqos.operator.api.NamespaceStatus;
 import io.hbaseqos.operator.api.TenantQuota;
+import io.hbaseqos.operator.usage.UsageReport;
 import io.hbaseqos.operator.api.TenantQuotaSpec;
 import io.hbaseqos.operator.api.TenantQuotaStatus;
 import io.hbaseqos.operator.cluster.ClusterConnections;
@@ -373,6 +374,7 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
     p.st.setSummary(inHBase.describe());
     SpaceStatuses.report(p.tq, p.status, desired.subject(), inHBase.space(), cluster.spaceUsage(desired.subject()),
         cluster.spaceUsageRead(), metrics);
+    p.st.setUsage(UsageReport.next(cluster.usage(desired.subject()), inHBase, p.st.getUsage(), p.now));
     p.ready(true, "Synced", "throttles applied to HBase cluster " + p.tq.getSpec().getClusterRef().getName());
     namespaceLimits(p, cluster, desired.subject());
   }

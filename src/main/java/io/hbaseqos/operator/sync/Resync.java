@@ -7,13 +7,18 @@ import io.hbaseqos.operator.api.QuotaSettingsSpec;
 import io.hbaseqos.operator.api.SpaceStatus;
 import io.hbaseqos.operator.api.NamespaceStatus;
 import io.hbaseqos.operator.api.TenantQuota;
+import io.hbaseqos.operator.usage.UsageReport;
 import io.hbaseqos.operator.cluster.ClusterConnections;
 import io.hbaseqos.operator.cluster.ClusterState;
 import io.hbaseqos.operator.cluster.Errors;
 import io.hbaseqos.operator.metrics.OperatorMetrics;
 import io.hbaseqos.operator.ownership.Ownership;
 import io.hbaseqos.operator.ownership.RetainedSubjects;
+import io.hbaseqos.operator.hbase.ServersSample;
+import io.hbaseqos.operator.hbase.TenantCounters;
 import io.hbaseqos.operator.quota.Durations;
+import io.hbaseqos.operator.quota.HBaseVersion;
+import io.hbaseqos.operator.usage.Counts;
 import io.hbaseqos.operator.quota.NamespaceState;
 import io.hbaseqos.operator.quota.QuotaDiff;
 import io.hbaseqos.operator.quota.Subject;
@@ -214,6 +219,7 @@ public final class Resync implements AutoCloseable {
       usageProblem = "could not read space quota usage from the HBase master: " + Errors.rootMessage(e);
       LOG.debugf("%s: %s", key, usageProblem);
     }
+    sampleUsage(key, state);
     if (ownership.tenantsOf(key).stream().anyMatch(DesiredQuotas::managesNamespaceLimits)) {
       try {
         state.refreshNamespaces();
@@ -256,7 +262,7 @@ public final class Resync implements AutoCloseable {
    * space usage reads differently now (violation state, limit or whole percentage).
    */
   private void askTenants(String key, ClusterState state, Map<Subject, SubjectQuota> snapshot, boolean wasAvailable) {
-    java.time.Instant now = java.time.Instant.now();
+    java.time.Instant now = state.now();
     for (TenantQuota tq : ownership.tenantsOf(key)) {
       if (tq.getMetadata().getDeletionTimestamp() != null) {
         continue; // its cleanup is under way
@@ -274,6 +280,10 @@ public final class Resync implements AutoCloseable {
           usageMoved = !SpaceStatus.of(actual.space(), state.spaceUsage(desired.subject()),
               desired.subject().kind() == Subject.Kind.TABLE, null, now).sameReading(st.getSpace());
         }
+        if (st != null && !usageMoved) {
+          // the ops/s, throttled share or spread moved materially since status was written
+          usageMoved = UsageReport.next(state.usage(desired.subject()), actual, st.getUsage(), now) != st.getUsage();
+        }
       } catch (DesiredQuotas.Invalid e) {
         differs = false; // holds what HBase has until its spec is fixed
       }
@@ -283,6 +293,57 @@ public final class Resync implements AutoCloseable {
       if (!wasAvailable || !settled || (differs && ownership.owns(tq)) || (usageMoved && ownership.owns(tq))) {
         notifyTenant(tq);
       }
+    }
+  }
+
+  /**
+   * One sample of every tenant's counters on every RegionServer (one read per server, two when a
+   * table or namespace tenant needs the per-table metrics), kept in the cluster's state as each
+   * tenant's usage since the last sample. Off the reconcile path: tenants are asked to write their
+   * status only when it moved materially (see {@link #askTenants}).
+   *
+   * @return why it could not be read (null: read, or no tenant to measure)
+   */
+  private String sampleUsage(String key, ClusterState state) {
+    Set<Subject> subjects = new HashSet<>();
+    Map<TenantQuota, Subject> tenants = new java.util.HashMap<>();
+    for (TenantQuota tq : ownership.tenantsOf(key)) {
+      try {
+        Subject s = DesiredQuotas.from(tq.getSpec()).subject();
+        if (TenantCounters.measurable(s) && ownership.owns(tq)) {
+          subjects.add(s);
+          tenants.put(tq, s);
+        }
+      } catch (DesiredQuotas.Invalid e) {
+        // nothing to measure until its spec is fixed
+      }
+    }
+    if (subjects.isEmpty()) {
+      return null;
+    }
+    try {
+      boolean tables = subjects.stream().anyMatch(s -> s.kind() != Subject.Kind.USER);
+      ServersSample sample = connections.gatewayFor(state).usageSample(tables);
+      if (sample.servers().isEmpty()) {
+        return null; // no live RegionServer with an info server: nothing measured
+      }
+      Map<Subject, Map<String, Counts>> counts = new java.util.HashMap<>();
+      for (Subject s : subjects) {
+        Map<String, Counts> perServer = new java.util.LinkedHashMap<>();
+        sample.servers().forEach((server, values) -> perServer.put(server, TenantCounters.of(s, values)));
+        counts.put(s, perServer);
+      }
+      io.hbaseqos.operator.hbase.ClusterInfo info = state.info();
+      boolean countsThrottled = info != null && HBaseVersion.parse(info.version())
+          .map(v -> v.atLeast(new HBaseVersion(2, 6, 4))).orElse(false);
+      state.recordUsage(sample.at(), counts, countsThrottled);
+      tenants.forEach((tq, s) -> metrics.usage(tq.getMetadata().getNamespace(), tq.getMetadata().getName(),
+          state.usage(s)));
+      return null;
+    } catch (IOException | RuntimeException e) {
+      String p = "could not read the tenants' usage from the RegionServers' metrics: " + Errors.rootMessage(e);
+      LOG.debugf("%s: %s", key, p);
+      return p;
     }
   }
 

@@ -234,7 +234,7 @@ class HelmChartIT {
     Kubectl.Result check = Processes.run(List.of(promtool.toString(), "check", "rules",
         dir.resolve("rules.yaml").toString()), Map.of());
     assertThat(check.exit()).as(check.output()).isZero();
-    assertThat(check.output()).contains("SUCCESS: 10 rules found");
+    assertThat(check.output()).contains("SUCCESS: 11 rules found");
 
     Map<String, String> annotations = annotations(rule, "HBaseQosCalibrationNotConverging");
     Map<String, String> near = annotations(rule, "HBaseQosSpaceQuotaNearLimit");

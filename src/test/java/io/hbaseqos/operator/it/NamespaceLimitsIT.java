@@ -153,6 +153,8 @@ class NamespaceLimitsIT {
     // idle: one namespace listing per resync, nothing written to HBase or to status
     String key = ClusterConnections.key(ns, "hb");
     await().atMost(10, TimeUnit.SECONDS).until(() -> get("a").getStatus().getDriftCorrections() == 1);
+    // the tables' creation and loads are over
+    Waits.usageSettled(() -> get("a"), () -> operator.hbaseCalls(key, "readAll"));
     Waits.seconds(4);
     String version = get("a").getMetadata().getResourceVersion();
     long scans = operator.hbaseCalls(key, "readAll");

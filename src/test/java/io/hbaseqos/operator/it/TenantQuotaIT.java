@@ -151,8 +151,9 @@ class TenantQuotaIT {
     k8s.resource(tenant(ns, "erin", "hb", user(u), t(ThrottleKind.REQUEST_NUMBER, "100req/sec"))).create();
     awaitReady("erin");
     String key = ClusterConnections.key(ns, "hb");
-    // let the resyncs right after creation settle, then measure
+    // let the resyncs right after creation settle (its first usage written), then measure
     await().pollDelay(Duration.ofSeconds(3)).atMost(10, TimeUnit.SECONDS).until(() -> true);
+    io.hbaseqos.operator.support.Waits.usageSettled(() -> get("erin"), () -> operator.hbaseCalls(key, "readAll"));
     TenantQuota before = get("erin");
     long writes = operator.hbaseCalls(key, "setQuota");
     long scans = operator.hbaseCalls(key, "readAll");

@@ -11,4 +11,25 @@ public final class Waits {
       Thread.currentThread().interrupt();
     }
   }
+
+  /**
+   * Waits until a tenant that has stopped working reports it in {@code status.usage} (no reads, no
+   * writes): from then on an idle tenant's status is not rewritten, and a test can check that. The
+   * reading must come from samples taken after the work stopped: {@code passes} counts the cluster's
+   * resync passes (its {@code readAll} calls, each followed by a usage sample), and two whole ones must
+   * have run since this call.
+   */
+  public static void usageSettled(java.util.function.Supplier<io.hbaseqos.operator.api.TenantQuota> tenant,
+      java.util.function.LongSupplier passes) {
+    long from = passes.getAsLong();
+    org.awaitility.Awaitility.await().atMost(90, java.util.concurrent.TimeUnit.SECONDS)
+        .until(() -> passes.getAsLong() >= from + 3);
+    org.awaitility.Awaitility.await().atMost(90, java.util.concurrent.TimeUnit.SECONDS).untilAsserted(() -> {
+      io.hbaseqos.operator.api.TenantQuota tq = tenant.get();
+      io.hbaseqos.operator.api.UsageStatus u = tq.getStatus() == null ? null : tq.getStatus().getUsage();
+      org.assertj.core.api.Assertions.assertThat(u).as("status.usage").isNotNull();
+      org.assertj.core.api.Assertions.assertThat(u.getReadOpsPerSecond()).isZero();
+      org.assertj.core.api.Assertions.assertThat(u.getWriteOpsPerSecond()).isZero();
+    });
+  }
 }

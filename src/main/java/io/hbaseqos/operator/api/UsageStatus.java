@@ -1,0 +1,139 @@
+package io.hbaseqos.operator.api;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.Objects;
+
+/**
+ * What the tenant did over the operator's last sampling period (the cluster's resync period), from
+ * the metrics its RegionServers already export, read once per period for every tenant together
+ * ({@code usage/UsageReport} makes it). Written only when it changes materially ({@link #sameReading}),
+ * so a steady tenant causes no status writes.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class UsageStatus {
+  /** For {@code kubectl get}: e.g. {@code 1.9k/s (76% of limit), 3% throttled}. */
+  private String summary;
+  private Double readOpsPerSecond;
+  private Double writeOpsPerSecond;
+  /** The share of its requests HBase refused with a throttling exception (HBase 2.6.4+ counts them). */
+  private Double throttledPercent;
+  /** The busiest RegionServer's share of its operations. */
+  private Integer busiestServerPercent;
+  /** RegionServers that served it in the period. */
+  private Integer servers;
+  /**
+   * Its use against its request limit: on the busiest server for a MACHINE limit (each server
+   * enforces it), over all servers for a CLUSTER one.
+   */
+  private Integer limitUsedPercent;
+  /** Advice, when the last periods show its limit far above its use, or HBase refusing most of it. */
+  private String hint;
+  /** When this reading was first seen. */
+  private String observedTime;
+
+  /**
+   * The same reading, as far as anyone acts on it: ops/s within a tenth (or 1/s), throttled share within
+   * two points, busiest server within ten, use of the limit within ten, the same hint.
+   */
+  @JsonIgnore
+  public boolean sameReading(UsageStatus o) {
+    return o != null && close(readOpsPerSecond, o.readOpsPerSecond) && close(writeOpsPerSecond, o.writeOpsPerSecond)
+        && within(throttledPercent, o.throttledPercent, 2) && within(toDouble(busiestServerPercent),
+        toDouble(o.busiestServerPercent), 10) && within(toDouble(limitUsedPercent), toDouble(o.limitUsedPercent), 10)
+        && Objects.equals(servers, o.servers) && Objects.equals(hint == null, o.hint == null)
+        && (hint == null || hint.substring(0, Math.min(12, hint.length())).equals(
+            o.hint.substring(0, Math.min(12, o.hint.length()))));
+  }
+
+  private static Double toDouble(Integer i) {
+    return i == null ? null : i.doubleValue();
+  }
+
+  private static boolean close(Double a, Double b) {
+    if (a == null || b == null) {
+      return a == null && b == null;
+    }
+    double hi = Math.max(a, b);
+    return hi - Math.min(a, b) <= Math.max(1, hi / 10);
+  }
+
+  private static boolean within(Double a, Double b, double points) {
+    if (a == null || b == null) {
+      return a == null && b == null;
+    }
+    return Math.abs(a - b) < points;
+  }
+
+  public String getSummary() {
+    return summary;
+  }
+
+  public void setSummary(String summary) {
+    this.summary = summary;
+  }
+
+  public Double getReadOpsPerSecond() {
+    return readOpsPerSecond;
+  }
+
+  public void setReadOpsPerSecond(Double readOpsPerSecond) {
+    this.readOpsPerSecond = readOpsPerSecond;
+  }
+
+  public Double getWriteOpsPerSecond() {
+    return writeOpsPerSecond;
+  }
+
+  public void setWriteOpsPerSecond(Double writeOpsPerSecond) {
+    this.writeOpsPerSecond = writeOpsPerSecond;
+  }
+
+  public Double getThrottledPercent() {
+    return throttledPercent;
+  }
+
+  public void setThrottledPercent(Double throttledPercent) {
+    this.throttledPercent = throttledPercent;
+  }
+
+  public Integer getBusiestServerPercent() {
+    return busiestServerPercent;
+  }
+
+  public void setBusiestServerPercent(Integer busiestServerPercent) {
+    this.busiestServerPercent = busiestServerPercent;
+  }
+
+  public Integer getServers() {
+    return servers;
+  }
+
+  public void setServers(Integer servers) {
+    this.servers = servers;
+  }
+
+  public Integer getLimitUsedPercent() {
+    return limitUsedPercent;
+  }
+
+  public void setLimitUsedPercent(Integer limitUsedPercent) {
+    this.limitUsedPercent = limitUsedPercent;
+  }
+
+  public String getHint() {
+    return hint;
+  }
+
+  public void setHint(String hint) {
+    this.hint = hint;
+  }
+
+  public String getObservedTime() {
+    return observedTime;
+  }
+
+  public void setObservedTime(String observedTime) {
+    this.observedTime = observedTime;
+  }
+}

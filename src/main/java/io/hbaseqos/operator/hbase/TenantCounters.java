@@ -1,0 +1,78 @@
+package io.hbaseqos.operator.hbase;
+
+import io.hbaseqos.operator.quota.Subject;
+import io.hbaseqos.operator.usage.Counts;
+import java.util.Map;
+
+/**
+ * A subject's cumulative counters on one RegionServer, from the metrics it already exports: a
+ * user's from the per-user metrics ({@code User_<u>_metric_<op>_num_ops}, reads and writes as
+ * {@link UserOperations} counts them, throttled Gets taken out), a table's or a namespace's from the
+ * per-table metrics ({@code Namespace_<ns>_table_<t>_metric_read/writeRequestCount}, as HBase
+ * counts requests: a scan counts its rows). Throttled requests from the per-user, per-table
+ * throttling-exception counters of HBase 2.6.4+ (0 before: the caller knows the version). Pure.
+ */
+public final class TenantCounters {
+  private TenantCounters() {}
+
+  /** Whether HBase's metrics count this kind of subject's operations (a user on a table is not counted apart). */
+  public static boolean measurable(Subject s) {
+    return s.kind() == Subject.Kind.USER || s.kind() == Subject.Kind.TABLE || s.kind() == Subject.Kind.NAMESPACE;
+  }
+
+  /** The subject's counters in one server's metrics (by Prometheus name); null when not {@link #measurable}. */
+  public static Counts of(Subject s, Map<String, Double> values) {
+    return switch (s.kind()) {
+      case USER -> {
+        var r = RegionServerMetrics.counters(values, s.user(), UserOperations.READS);
+        var w = RegionServerMetrics.counters(values, s.user(), UserOperations.WRITES);
+        // the throttling counters are the user's over every type; counted once
+        yield new Counts(r.ops() - r.throttledCountedAsOps(), w.ops(), r.throttled());
+      }
+      case TABLE -> table(values, s.effectiveNamespace(), s.tableQualifier());
+      case NAMESPACE -> namespace(values, s.namespace());
+      default -> null;
+    };
+  }
+
+  private static Counts table(Map<String, Double> values, String ns, String qualifier) {
+    String prefix = RegionServerMetrics.prometheusName("Tables", "Namespace_" + ns + "_table_" + qualifier + "_metric")
+        + "_";
+    long reads = Math.round(values.getOrDefault(prefix + "read_request_count", 0.0));
+    long writes = Math.round(values.getOrDefault(prefix + "write_request_count", 0.0));
+    // HBase names a table in the default namespace by its qualifier alone, others as ns:qualifier
+    String name = "default".equals(ns) ? qualifier : ns + ":" + qualifier;
+    String suffix = RegionServerMetrics.prometheusName("", "_Table_" + name);
+    long throttled = 0;
+    for (var e : values.entrySet()) {
+      if (e.getKey().startsWith(RegionServerMetrics.THROTTLE_PREFIX) && e.getKey().endsWith(suffix)) {
+        throttled += Math.round(e.getValue());
+      }
+    }
+    return new Counts(reads, writes, throttled);
+  }
+
+  private static Counts namespace(Map<String, Double> values, String ns) {
+    String prefix = RegionServerMetrics.prometheusName("Tables", "Namespace_" + ns + "_table") + "_";
+    long reads = 0;
+    long writes = 0;
+    for (var e : values.entrySet()) {
+      if (e.getKey().startsWith(prefix)) {
+        if (e.getKey().endsWith("_metric_read_request_count")) {
+          reads += Math.round(e.getValue());
+        } else if (e.getKey().endsWith("_metric_write_request_count")) {
+          writes += Math.round(e.getValue());
+        }
+      }
+    }
+    String marker = "default".equals(ns) ? null : RegionServerMetrics.prometheusName("", "_Table_" + ns) + "_";
+    long throttled = 0;
+    for (var e : values.entrySet()) {
+      if (e.getKey().startsWith(RegionServerMetrics.THROTTLE_PREFIX) && marker != null && e.getKey().contains(marker)) {
+        throttled += Math.round(e.getValue());
+      }
+    }
+    // the default namespace's tables carry no namespace in the throttling counters: not told apart
+    return new Counts(reads, writes, marker != null ? throttled : null);
+  }
+}

@@ -1,0 +1,162 @@
+package io.hbaseqos.operator.it;
+
+import static io.hbaseqos.operator.support.Resources.t;
+import static io.hbaseqos.operator.support.Resources.table;
+import static io.hbaseqos.operator.support.Resources.tenant;
+import static io.hbaseqos.operator.support.Resources.user;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hbaseqos.operator.api.TenantQuota;
+import io.hbaseqos.operator.api.UsageStatus;
+import io.hbaseqos.operator.quota.ThrottleKind;
+import io.hbaseqos.operator.support.KubeApi;
+import io.hbaseqos.operator.support.OperatorHarness;
+import io.hbaseqos.operator.support.QuotaTableRaw;
+import io.hbaseqos.operator.support.StandaloneHBase;
+import io.hbaseqos.operator.support.ycsb.TenantLoad;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code status.usage} of tenants that are neither calibrated nor protected, on a real HBase and a
+ * real API server, under YCSB load: what the operator reports against what the client measured,
+ * from the per-user metrics (a user) and the per-table metrics (a table), and the share HBase
+ * throttled. The cluster is sampled every {@link #PERIOD_S} seconds (its resync period).
+ */
+class UsageIT {
+  static final int PERIOD_S = 10;
+  static KubernetesClient k8s;
+  static OperatorHarness operator;
+  static Properties workload;
+  static final List<String> namespaces = new ArrayList<>();
+
+  @BeforeAll
+  static void start() throws Exception {
+    StandaloneHBase.shared();
+    workload = TenantLoad.readWorkload("usage_usertable", 500);
+    TenantLoad.load(StandaloneHBase.shared().clientConfiguration(), "loader", workload);
+    k8s = KubeApi.client();
+    operator = new OperatorHarness(k8s);
+  }
+
+  @AfterEach
+  void cleanUp() {
+    KubeApi.cleanUp(namespaces);
+    namespaces.clear();
+  }
+
+  @AfterAll
+  static void stop() {
+    operator.close();
+  }
+
+  static String namespace(String prefix) {
+    String ns = KubeApi.namespaceWithCluster(prefix, StandaloneHBase.shared().connectionSpec(), PERIOD_S + "s");
+    namespaces.add(ns);
+    return ns;
+  }
+
+  static UsageStatus usage(String ns, String name) {
+    TenantQuota tq = k8s.resources(TenantQuota.class).inNamespace(ns).withName(name).get();
+    return tq == null || tq.getStatus() == null ? null : tq.getStatus().getUsage();
+  }
+
+  /** The client's own rate over {@code seconds}. */
+  static double clientRate(TenantLoad load, int seconds) throws InterruptedException {
+    long ok0 = load.ok();
+    long t0 = System.nanoTime();
+    Thread.sleep(seconds * 1000L);
+    return (load.ok() - ok0) / ((System.nanoTime() - t0) / 1e9);
+  }
+
+  @Test
+  void anUnthrottledUsersUsageIsReportedSoonAfterItsLoadStartsAndAgreesWithTheClient() throws Exception {
+    String ns = namespace("usage-user");
+    String m = Long.toString(System.nanoTime() % 1_000_000_000L, 36);
+    String u = "us-" + m;
+    k8s.resource(tenant(ns, "reader", "hb", user(u), t(ThrottleKind.REQUEST_NUMBER, "100000req/sec"))).create();
+    await().atMost(60, TimeUnit.SECONDS).until(() -> QuotaTableRaw.userLimit(StandaloneHBase.shared(), u, "req_num")
+        != null);
+    long started = System.nanoTime();
+    try (TenantLoad load = TenantLoad.start(StandaloneHBase.shared().clientConfiguration(), u, workload, 2, 300)) {
+      // within two sampling periods of the load starting (plus a reconcile): a usage that sees it
+      await().atMost(2L * PERIOD_S + 15, TimeUnit.SECONDS).untilAsserted(() -> {
+        UsageStatus s = usage(ns, "reader");
+        assertThat(s).isNotNull();
+        assertThat(s.getReadOpsPerSecond()).isPositive();
+      });
+      double firstSeen = (System.nanoTime() - started) / 1e9;
+      // steady: the operator's reading against the client's own count
+      double client = clientRate(load, 2 * PERIOD_S);
+      await().atMost(3L * PERIOD_S, TimeUnit.SECONDS).untilAsserted(() ->
+          assertThat(usage(ns, "reader").getReadOpsPerSecond()).isBetween(client * 0.9, client * 1.1));
+      UsageStatus s = usage(ns, "reader");
+      System.out.printf(Locale.ROOT, "usage IT: a user's reads first reported %.1f s after its load started; the "
+          + "client measured %.1f ops/s, status says %s (%s)%n", firstSeen, client, s.getReadOpsPerSecond(),
+          s.getSummary());
+      assertThat(s.getWriteOpsPerSecond()).isZero();
+      assertThat(s.getThrottledPercent()).as("HBase 2.6.4 counts throttled requests: none here").isZero();
+      assertThat(s.getBusiestServerPercent()).isEqualTo(100);
+      assertThat(s.getServers()).isEqualTo(1);
+      assertThat(s.getLimitUsedPercent()).isZero();
+      assertThat(s.getSummary()).matches("\\d+/s \\(0% of limit\\), 0% throttled");
+      assertThat(operator.registry.find("hbaseqos.tenant.usage.reads.per.second").tag("namespace", ns)
+          .tag("tenantquota", "reader").gauge().value()).isBetween(client * 0.8, client * 1.2);
+
+      // steady load: the status is not rewritten every period
+      String observed = s.getObservedTime();
+      String rv = k8s.resources(TenantQuota.class).inNamespace(ns).withName("reader").get().getMetadata()
+          .getResourceVersion();
+      Thread.sleep(3L * PERIOD_S * 1000);
+      TenantQuota after = k8s.resources(TenantQuota.class).inNamespace(ns).withName("reader").get();
+      System.out.printf(Locale.ROOT, "usage IT: over three more periods status.usage was %s%n",
+          rv.equals(after.getMetadata().getResourceVersion()) ? "not rewritten" : "rewritten ("
+              + after.getStatus().getUsage().getSummary() + ")");
+      assertThat(after.getStatus().getUsage().getReadOpsPerSecond()).isBetween(client * 0.9, client * 1.1);
+      assertThat(observed).isNotNull();
+    }
+  }
+
+  @Test
+  void aThrottledUserSeesTheShareHBaseRefusedAndATableItsRequests() throws Exception {
+    String ns = namespace("usage-throttled");
+    String m = Long.toString(System.nanoTime() % 1_000_000_000L, 36);
+    String u = "ut-" + m;
+    k8s.resource(tenant(ns, "capped", "hb", user(u), t(ThrottleKind.REQUEST_NUMBER, "40req/sec"))).create();
+    k8s.resource(tenant(ns, "table", "hb", table("usage_usertable"), t(ThrottleKind.REQUEST_NUMBER,
+        "100000req/sec"))).create();
+    await().atMost(60, TimeUnit.SECONDS).until(() -> Long.valueOf(40).equals(
+        QuotaTableRaw.userLimit(StandaloneHBase.shared(), u, "req_num")));
+    try (TenantLoad load = TenantLoad.start(StandaloneHBase.shared().clientConfiguration(), u, workload, 2)) {
+      await().atMost(4L * PERIOD_S, TimeUnit.SECONDS).untilAsserted(() -> {
+        UsageStatus s = usage(ns, "capped");
+        assertThat(s).isNotNull();
+        assertThat(s.getThrottledPercent()).isGreaterThan(10.0);
+        assertThat(s.getReadOpsPerSecond()).isPositive().isLessThan(40 * 1.5);
+      });
+      UsageStatus s = usage(ns, "capped");
+      // the table's own requests: everything the user read went to this table
+      double client = clientRate(load, 2 * PERIOD_S);
+      await().atMost(4L * PERIOD_S, TimeUnit.SECONDS).untilAsserted(() -> {
+        UsageStatus tbl = usage(ns, "table");
+        assertThat(tbl).isNotNull();
+        assertThat(tbl.getReadOpsPerSecond()).isBetween(client * 0.8, client * 1.4);
+      });
+      System.out.printf(Locale.ROOT, "usage IT: a user capped at 40 req/sec: %s; its client counted %.1f ops/s and "
+          + "%d refused calls; the table reports %s%n", s.getSummary(), client, load.failed(),
+          usage(ns, "table").getSummary());
+      assertThat(s.getLimitUsedPercent()).isBetween(50, 150);
+      assertThat(operator.registry.find("hbaseqos.tenant.usage.throttled.ratio").tag("namespace", ns)
+          .tag("tenantquota", "capped").gauge().value()).isGreaterThan(0.1);
+    }
+  }
+}
