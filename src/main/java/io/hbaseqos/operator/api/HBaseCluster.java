@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "RegionServers", jsonPath = ".status.regionServers", type = AdditionalPrinterColumn.Type.INTEGER)
 @AdditionalPrinterColumn(name = "Throttling", jsonPath = ".status.rpcThrottleEnabled", type = AdditionalPrinterColumn.Type.BOOLEAN)
 @AdditionalPrinterColumn(name = "Managed", jsonPath = ".status.managedQuotas", type = AdditionalPrinterColumn.Type.INTEGER)
+@AdditionalPrinterColumn(name = "BlockCache", jsonPath = ".status.blockCache.summary", type = AdditionalPrinterColumn.Type.STRING, priority = 1)
 @AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Reason", jsonPath = ".status.conditions[?(@.type==\"Ready\")].reason", type = AdditionalPrinterColumn.Type.STRING, priority = 1)
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)

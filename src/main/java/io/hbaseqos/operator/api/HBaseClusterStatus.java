@@ -25,6 +25,17 @@ public class HBaseClusterStatus extends ConditionedStatus {
   /** RegionServer throttles as HBase holds them (with spec.throttlePolicy). */
   private List<AppliedThrottle> regionServerThrottles;
   /** Whether exceed-throttle is on in HBase's quota table (with spec.throttlePolicy). */
+  /** The RegionServers' block cache, read with the tenants' usage once per resync. */
+  private BlockCacheStatus blockCache;
+
+  public BlockCacheStatus getBlockCache() {
+    return blockCache;
+  }
+
+  public void setBlockCache(BlockCacheStatus blockCache) {
+    this.blockCache = blockCache;
+  }
+
   private Boolean exceedThrottleEnabled;
 
   public List<AppliedThrottle> getRegionServerThrottles() {

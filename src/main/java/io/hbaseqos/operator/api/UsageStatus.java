@@ -27,6 +27,10 @@ public class UsageStatus {
    * enforces it), over all servers for a CLUSTER one.
    */
   private Integer limitUsedPercent;
+  /** A table's or namespace's store files over all servers. */
+  private Long dataBytes;
+  /** Whether those fit the cluster's block cache, in words. */
+  private String cacheFit;
   /** Advice, when the last periods show its limit far above its use, or HBase refusing most of it. */
   private String hint;
   /** When this reading was first seen. */
@@ -34,16 +38,25 @@ public class UsageStatus {
 
   /**
    * The same reading, as far as anyone acts on it: ops/s within a tenth (or 1/s), throttled share within
-   * two points, busiest server within ten, use of the limit within ten, the same hint.
+   * two points, busiest server within ten (an idle period, which has none, changes nothing), use of the
+   * limit within ten, the same kind of hint, data within a tenth, the same fit. The number of servers
+   * that served it is not compared: a light tenant touches a different number every period.
    */
   @JsonIgnore
   public boolean sameReading(UsageStatus o) {
     return o != null && close(readOpsPerSecond, o.readOpsPerSecond) && close(writeOpsPerSecond, o.writeOpsPerSecond)
-        && within(throttledPercent, o.throttledPercent, 2) && within(toDouble(busiestServerPercent),
-        toDouble(o.busiestServerPercent), 10) && within(toDouble(limitUsedPercent), toDouble(o.limitUsedPercent), 10)
-        && Objects.equals(servers, o.servers) && Objects.equals(hint == null, o.hint == null)
+        && within(throttledPercent, o.throttledPercent, 2) && (busiestServerPercent == null
+        || o.busiestServerPercent == null || within(toDouble(busiestServerPercent), toDouble(o.busiestServerPercent), 10))
+        && within(toDouble(limitUsedPercent), toDouble(o.limitUsedPercent), 10)
+        && Objects.equals(hint == null, o.hint == null)
+        && close(dataBytes == null ? null : dataBytes.doubleValue(), o.dataBytes == null ? null
+            : o.dataBytes.doubleValue()) && Objects.equals(fitKind(cacheFit), fitKind(o.cacheFit))
         && (hint == null || hint.substring(0, Math.min(12, hint.length())).equals(
             o.hint.substring(0, Math.min(12, o.hint.length()))));
+  }
+
+  private static String fitKind(String fit) {
+    return fit == null ? null : fit.substring(0, Math.max(0, fit.indexOf(':')));
   }
 
   private static Double toDouble(Integer i) {
@@ -119,6 +132,22 @@ public class UsageStatus {
 
   public void setLimitUsedPercent(Integer limitUsedPercent) {
     this.limitUsedPercent = limitUsedPercent;
+  }
+
+  public Long getDataBytes() {
+    return dataBytes;
+  }
+
+  public void setDataBytes(Long dataBytes) {
+    this.dataBytes = dataBytes;
+  }
+
+  public String getCacheFit() {
+    return cacheFit;
+  }
+
+  public void setCacheFit(String cacheFit) {
+    this.cacheFit = cacheFit;
   }
 
   public String getHint() {

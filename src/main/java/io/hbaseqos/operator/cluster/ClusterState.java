@@ -78,6 +78,9 @@ public class ClusterState {
   /** Every tenant's usage over the last sampling period (null: none sampled yet on this connection). */
   private volatile Map<Subject, io.hbaseqos.operator.usage.Usage> usage;
   private volatile io.hbaseqos.operator.usage.UsageTracker usageTracker = new io.hbaseqos.operator.usage.UsageTracker();
+  private volatile io.hbaseqos.operator.usage.CacheTracker cacheTracker = new io.hbaseqos.operator.usage.CacheTracker();
+  /** The servers' block cache over the last sampling period (null: none sampled yet on this connection). */
+  private volatile io.hbaseqos.operator.usage.BlockCache blockCache;
   private volatile Map<String, NamespaceState> namespaces;
   /** One on-demand namespace listing at a time (reconciles right after a start all ask at once). */
   private final Object listingLock = new Object();
@@ -145,6 +148,8 @@ public class ClusterState {
     spaceUsage = null;
     usage = null;
     usageTracker = new io.hbaseqos.operator.usage.UsageTracker();
+    blockCache = null;
+    cacheTracker = new io.hbaseqos.operator.usage.CacheTracker();
     namespaces = null;
     unsure.clear();
     nextAttempt = Instant.EPOCH;
@@ -240,6 +245,16 @@ public class ClusterState {
   public void recordUsage(Instant at, Map<Subject, Map<String, io.hbaseqos.operator.usage.Counts>> counts,
       boolean countsThrottled) {
     usage = Map.copyOf(usageTracker.next(at, counts, countsThrottled));
+  }
+
+  /** Records one sample of the servers' block cache metrics, taken at {@code at}. */
+  public void recordBlockCache(Instant at, Map<String, io.hbaseqos.operator.usage.CacheCounts> servers) {
+    blockCache = servers.isEmpty() ? null : cacheTracker.next(at, servers);
+  }
+
+  /** The servers' block cache over the last sampling period (null: not read yet). */
+  public io.hbaseqos.operator.usage.BlockCache blockCache() {
+    return blockCache;
   }
 
   /** The subject's usage over the last sampling period (null: not measured yet, or not measurable). */

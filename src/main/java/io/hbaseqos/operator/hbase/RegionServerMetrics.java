@@ -51,6 +51,8 @@ final class RegionServerMetrics {
   static final String USERS_QUERY = "_user_";
   /** What every table's aggregate metrics have in theirs (the per-region ones start with {@code regions_}). */
   static final String TABLES_QUERY = "tables_namespace_";
+  /** What the server's block cache metrics have in theirs. */
+  static final String CACHE_QUERY = "server_block_cache";
   private static final ObjectMapper JSON = new ObjectMapper();
   /** How HBase's Prometheus servlet splits a record and metric name into words (then joined by '_', lower case). */
   private static final Pattern WORDS = Pattern.compile("(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=([A-Z][a-z]))|\\W|(_)+");
@@ -77,6 +79,10 @@ final class RegionServerMetrics {
   private final Executor pool;
   /** The last reading of all users (null: none within its reuse). */
   private Reading last;
+  /** How long after a read of all users (latency protection's) other reads keep their windows for the next one. */
+  static final Duration LATENCY_READER = Duration.ofMinutes(10);
+  /** When all users were last read for their latencies (null: never). */
+  private Instant lastLatencyRead;
   /** Per server: the histogram windows the counters reads took since the last read of all users. */
   private final Map<String, Map<String, Double>> taken = new HashMap<>();
 
@@ -116,9 +122,18 @@ final class RegionServerMetrics {
     return new CounterReading(r.at(), out, sampled);
   }
 
-  /** A reading other reads of this cluster may share, whose histogram windows go to the next read of all users. */
+  /**
+   * A reading other reads of this cluster may share, whose histogram windows go to the next read of
+   * all users: kept only while latencies are read (a read of all users within {@link #LATENCY_READER}),
+   * and only for the servers read now.
+   */
   private void keep(Reading r) {
     last = r;
+    if (lastLatencyRead == null || lastLatencyRead.plus(LATENCY_READER).isBefore(r.at())) {
+      taken.clear(); // nobody judges latencies: nothing to hand over
+      return;
+    }
+    taken.keySet().retainAll(r.servers().keySet());
     r.servers().forEach((server, sample) -> {
       if (sample.values() != null) {
         Map<String, Double> into = taken.computeIfAbsent(server, x -> new HashMap<>());
@@ -135,10 +150,10 @@ final class RegionServerMetrics {
   }
 
   /**
-   * Every user's counters on every server now, and with {@code tables} every table's, for the usage
-   * of all tenants: one read per server (two with tables), whatever the number of tenants. Shared
-   * with calibration's counters reads for {@link #REUSE}; its histogram windows go to the next read
-   * of all users like theirs.
+   * Every user's counters on every server now, its block cache, and with {@code tables} every
+   * table's, for the usage of all tenants: two reads per server (three with tables), whatever the
+   * number of tenants. Shared with calibration's counters reads for {@link #REUSE}; its histogram
+   * windows go to the next read of all users like theirs.
    *
    * @throws MetricsUnavailableException naming the first server that could not be read
    */
@@ -147,17 +162,23 @@ final class RegionServerMetrics {
     Reading r = new Reading(clock.instant(), readAll(servers, USERS_QUERY));
     keep(r);
     Map<String, Sample> byTable = tables ? readAll(servers, TABLES_QUERY) : Map.of();
+    Map<String, Sample> cache = readAll(servers, CACHE_QUERY);
     Map<String, Map<String, Double>> out = new LinkedHashMap<>();
     for (var e : r.servers().entrySet()) {
       Sample s = e.getValue();
       Sample t = byTable.get(e.getKey());
-      String problem = s.problem() != null ? s.problem() : t != null ? t.problem() : null;
+      Sample c = cache.get(e.getKey());
+      String problem = s.problem() != null ? s.problem() : t != null && t.problem() != null ? t.problem()
+          : c != null ? c.problem() : null;
       if (problem != null) {
         throw new MetricsUnavailableException("RegionServer " + e.getKey() + ": " + problem);
       }
       Map<String, Double> values = new HashMap<>(s.values());
       if (t != null) {
         values.putAll(t.values());
+      }
+      if (c != null) {
+        values.putAll(c.values());
       }
       out.put(e.getKey(), values);
     }
@@ -174,19 +195,21 @@ final class RegionServerMetrics {
    */
   synchronized UsersMetrics allUsers(Map<String, Map.Entry<String, Integer>> servers) throws IOException {
     Map<String, Map<String, Double>> out = new LinkedHashMap<>();
-    Map<String, Map<String, Double>> tookBefore = new HashMap<>(taken);
+    // the first read of all users (or the first after a long pause) hands over nothing kept before it
+    Map<String, Map<String, Double>> tookBefore = lastLatencyRead == null ? new HashMap<>() : new HashMap<>(taken);
     taken.clear();
+    lastLatencyRead = clock.instant();
     Map<String, Sample> read = readAll(servers, USERS_QUERY);
     // a counters read within its reuse would now read histograms this one has taken: it reads again
     last = null;
     for (var e : read.entrySet()) {
       Sample s = e.getValue();
-      if (s.problem() != null) {
-        throw new MetricsUnavailableException("RegionServer " + e.getKey() + ": " + s.problem());
-      }
-      if (!s.sampled()) {
-        throw new MetricsUnavailableException("RegionServer " + e.getKey() + " does not serve /prometheus: its /jmx "
-            + "histograms are reset by whoever reads them and cannot be judged per period");
+      String problem = s.problem() != null ? s.problem() : !s.sampled() ? "does not serve /prometheus: its /jmx "
+          + "histograms are reset by whoever reads them and cannot be judged per period" : null;
+      if (problem != null) {
+        taken.putAll(tookBefore); // what the others took still belongs to the next read
+        throw new MetricsUnavailableException("RegionServer " + e.getKey() + (s.problem() != null ? ": " : " ")
+            + problem);
       }
       out.put(e.getKey(), s.values());
     }
@@ -212,7 +235,9 @@ final class RegionServerMetrics {
       HttpResponse<String> resp = http.get(host, port, "/prometheus?qry=" + URLEncoder.encode(query,
           StandardCharsets.UTF_8), TIMEOUT);
       if (resp.statusCode() == 404) {
-        return query.equals(USERS_QUERY) ? fromJmx(host, port) : fromJmxTables(host, port);
+        return query.equals(USERS_QUERY) ? fromJmx(host, port)
+            : fromJmxBean(host, port, query.equals(TABLES_QUERY) ? TABLES_BEAN : SERVER_BEAN,
+                query.equals(TABLES_QUERY) ? "Tables" : "Server");
       }
       if (resp.statusCode() != 200) {
         return Sample.failed("/prometheus answered HTTP " + resp.statusCode());
@@ -249,12 +274,13 @@ final class RegionServerMetrics {
     return new Sample(values, null, false);
   }
 
-  /** The cached {@code /jmx} table beans, renamed as {@code /prometheus} names them. */
-  private Sample fromJmxTables(String host, int port) throws IOException, InterruptedException {
-    JsonNode tables = bean(host, port, TABLES_BEAN);
+  /** A cached {@code /jmx} bean, renamed as {@code /prometheus} names its metrics. */
+  private Sample fromJmxBean(String host, int port, String name, String record)
+      throws IOException, InterruptedException {
+    JsonNode b = bean(host, port, name);
     Map<String, Double> values = new HashMap<>();
-    if (tables != null) {
-      addBean(values, "Tables", tables);
+    if (b != null) {
+      addBean(values, record, b);
     }
     return new Sample(values, null, false);
   }

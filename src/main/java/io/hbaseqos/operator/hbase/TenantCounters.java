@@ -9,7 +9,7 @@ import java.util.Map;
  * user's from the per-user metrics ({@code User_<u>_metric_<op>_num_ops}, reads and writes as
  * {@link UserOperations} counts them, throttled Gets taken out), a table's or a namespace's from the
  * per-table metrics ({@code Namespace_<ns>_table_<t>_metric_read/writeRequestCount}, as HBase
- * counts requests: a scan counts its rows). Throttled requests from the per-user, per-table
+ * counts requests: a scan counts its rows), with the size of its store files. Throttled requests from the per-user, per-table
  * throttling-exception counters of HBase 2.6.4+ (0 before: the caller knows the version). Pure.
  */
 public final class TenantCounters {
@@ -27,7 +27,8 @@ public final class TenantCounters {
         var r = RegionServerMetrics.counters(values, s.user(), UserOperations.READS);
         var w = RegionServerMetrics.counters(values, s.user(), UserOperations.WRITES);
         // the throttling counters are the user's over every type; counted once
-        yield new Counts(r.ops() - r.throttledCountedAsOps(), w.ops(), r.throttled());
+        // raw counters, so that a restart is told from throttled requests of other types
+        yield new Counts(r.ops(), w.ops(), r.throttled(), null, r.throttledCountedAsOps());
       }
       case TABLE -> table(values, s.effectiveNamespace(), s.tableQualifier());
       case NAMESPACE -> namespace(values, s.namespace());
@@ -40,6 +41,7 @@ public final class TenantCounters {
         + "_";
     long reads = Math.round(values.getOrDefault(prefix + "read_request_count", 0.0));
     long writes = Math.round(values.getOrDefault(prefix + "write_request_count", 0.0));
+    long data = Math.round(values.getOrDefault(prefix + "store_file_size", 0.0));
     // HBase names a table in the default namespace by its qualifier alone, others as ns:qualifier
     String name = "default".equals(ns) ? qualifier : ns + ":" + qualifier;
     String suffix = RegionServerMetrics.prometheusName("", "_Table_" + name);
@@ -49,19 +51,22 @@ public final class TenantCounters {
         throttled += Math.round(e.getValue());
       }
     }
-    return new Counts(reads, writes, throttled);
+    return new Counts(reads, writes, throttled, data);
   }
 
   private static Counts namespace(Map<String, Double> values, String ns) {
     String prefix = RegionServerMetrics.prometheusName("Tables", "Namespace_" + ns + "_table") + "_";
     long reads = 0;
     long writes = 0;
+    long data = 0;
     for (var e : values.entrySet()) {
       if (e.getKey().startsWith(prefix)) {
         if (e.getKey().endsWith("_metric_read_request_count")) {
           reads += Math.round(e.getValue());
         } else if (e.getKey().endsWith("_metric_write_request_count")) {
           writes += Math.round(e.getValue());
+        } else if (e.getKey().endsWith("_metric_store_file_size")) {
+          data += Math.round(e.getValue());
         }
       }
     }
@@ -73,6 +78,6 @@ public final class TenantCounters {
       }
     }
     // the default namespace's tables carry no namespace in the throttling counters: not told apart
-    return new Counts(reads, writes, marker != null ? throttled : null);
+    return new Counts(reads, writes, marker != null ? throttled : null, data);
   }
 }

@@ -251,6 +251,11 @@ public class OperatorMetrics {
     });
   }
 
+  /** The tenant is no longer measured (its subject is a user on a table or namespace). */
+  public void forgetUsage(String namespace, String name) {
+    usages.forget(namespace, name);
+  }
+
   private List<Gauge> usageGauges(String namespace, String name, double[] v) {
     return List.of(
         slotGauge("hbaseqos.tenant.usage.reads.per.second", "Reads a TenantQuota's subject made over the last "

@@ -416,7 +416,7 @@ public final class ProtectionLaw {
     for (Protected p : protecteds) {
       Map<String, Long> now = new HashMap<>();
       sheddables.stream().filter(s -> s.priority() < p.priority() && !s.id().equals(p.id()))
-          .forEach(s -> now.put(s.id(), s.held()));
+          .forEach(s -> now.put(s.id(), s.limit()));
       Map<String, Long> before = memory.below.put(p.id(), now);
       if (before != null && !before.keySet().equals(now.keySet())) {
         // other tenants below (or none before): what was measured says nothing of the limits of these, nor of

@@ -188,6 +188,7 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
     st.setRegionServers(info.regionServers());
     st.setRpcThrottleEnabled(info.rpcThrottleEnabled());
     st.setQuotasEnabled(info.quotasEnabled());
+    st.setBlockCache(io.hbaseqos.operator.usage.CacheReport.next(state.blockCache(), st.getBlockCache()));
     Resync.Report report = resync.report(key).orElse(null);
     if (report != null) {
       st.setManagedQuotas(report.managed());

@@ -374,7 +374,14 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
     p.st.setSummary(inHBase.describe());
     SpaceStatuses.report(p.tq, p.status, desired.subject(), inHBase.space(), cluster.spaceUsage(desired.subject()),
         cluster.spaceUsageRead(), metrics);
-    p.st.setUsage(UsageReport.next(cluster.usage(desired.subject()), inHBase, p.st.getUsage(), p.now));
+    if (io.hbaseqos.operator.hbase.TenantCounters.measurable(desired.subject())) {
+      p.st.setUsage(UsageReport.next(cluster.usage(desired.subject()), inHBase, cluster.blockCache(),
+          p.st.getUsage(), p.now));
+    } else {
+      // HBase does not count a user on a table or namespace apart: nothing to show
+      p.st.setUsage(null);
+      metrics.forgetUsage(p.tq.getMetadata().getNamespace(), p.tq.getMetadata().getName());
+    }
     p.ready(true, "Synced", "throttles applied to HBase cluster " + p.tq.getSpec().getClusterRef().getName());
     namespaceLimits(p, cluster, desired.subject());
   }

@@ -14,10 +14,12 @@ import io.hbaseqos.operator.cluster.Errors;
 import io.hbaseqos.operator.metrics.OperatorMetrics;
 import io.hbaseqos.operator.ownership.Ownership;
 import io.hbaseqos.operator.ownership.RetainedSubjects;
+import io.hbaseqos.operator.hbase.CacheCounters;
 import io.hbaseqos.operator.hbase.ServersSample;
 import io.hbaseqos.operator.hbase.TenantCounters;
 import io.hbaseqos.operator.quota.Durations;
 import io.hbaseqos.operator.quota.HBaseVersion;
+import io.hbaseqos.operator.usage.CacheCounts;
 import io.hbaseqos.operator.usage.Counts;
 import io.hbaseqos.operator.quota.NamespaceState;
 import io.hbaseqos.operator.quota.QuotaDiff;
@@ -282,7 +284,8 @@ public final class Resync implements AutoCloseable {
         }
         if (st != null && !usageMoved) {
           // the ops/s, throttled share or spread moved materially since status was written
-          usageMoved = UsageReport.next(state.usage(desired.subject()), actual, st.getUsage(), now) != st.getUsage();
+          usageMoved = UsageReport.next(state.usage(desired.subject()), actual, state.blockCache(), st.getUsage(),
+              now) != st.getUsage();
         }
       } catch (DesiredQuotas.Invalid e) {
         differs = false; // holds what HBase has until its spec is fixed
@@ -297,9 +300,9 @@ public final class Resync implements AutoCloseable {
   }
 
   /**
-   * One sample of every tenant's counters on every RegionServer (one read per server, two when a
-   * table or namespace tenant needs the per-table metrics), kept in the cluster's state as each
-   * tenant's usage since the last sample. Off the reconcile path: tenants are asked to write their
+   * One sample of every tenant's counters and of the block cache on every RegionServer (two reads
+   * per server, three when a table or namespace tenant needs the per-table metrics), kept in the
+   * cluster's state as each tenant's usage and the cluster's block cache since the last sample. Off the reconcile path: tenants are asked to write their
    * status only when it moved materially (see {@link #askTenants}).
    *
    * @return why it could not be read (null: read, or no tenant to measure)
@@ -318,9 +321,6 @@ public final class Resync implements AutoCloseable {
         // nothing to measure until its spec is fixed
       }
     }
-    if (subjects.isEmpty()) {
-      return null;
-    }
     try {
       boolean tables = subjects.stream().anyMatch(s -> s.kind() != Subject.Kind.USER);
       ServersSample sample = connections.gatewayFor(state).usageSample(tables);
@@ -337,10 +337,20 @@ public final class Resync implements AutoCloseable {
       boolean countsThrottled = info != null && HBaseVersion.parse(info.version())
           .map(v -> v.atLeast(new HBaseVersion(2, 6, 4))).orElse(false);
       state.recordUsage(sample.at(), counts, countsThrottled);
+      Map<String, CacheCounts> caches = new java.util.LinkedHashMap<>();
+      sample.servers().forEach((server, values) -> {
+        CacheCounts c = CacheCounters.of(values);
+        if (c != null) {
+          caches.put(server, c);
+        }
+      });
+      state.recordBlockCache(sample.at(), caches);
       tenants.forEach((tq, s) -> metrics.usage(tq.getMetadata().getNamespace(), tq.getMetadata().getName(),
           state.usage(s)));
       return null;
     } catch (IOException | RuntimeException e) {
+      // the gauges say unknown rather than the last values (an alert must not fire on frozen data)
+      tenants.forEach((tq, s) -> metrics.usage(tq.getMetadata().getNamespace(), tq.getMetadata().getName(), null));
       String p = "could not read the tenants' usage from the RegionServers' metrics: " + Errors.rootMessage(e);
       LOG.debugf("%s: %s", key, p);
       return p;

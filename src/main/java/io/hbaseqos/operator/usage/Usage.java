@@ -11,9 +11,15 @@ package io.hbaseqos.operator.usage;
  * @param servers the servers that served any of them
  * @param seconds the period's length
  * @param window the periods before and including this one, up to {@link UsageTracker#WINDOW}
+ * @param dataBytes the size of its store files over all servers now (null: not known, for a user)
  */
 public record Usage(double readsPerSecond, double writesPerSecond, double throttledShare, double busiestServerShare,
-    int servers, double seconds, Window window) {
+    int servers, double seconds, Window window, Long dataBytes) {
+
+  public Usage(double readsPerSecond, double writesPerSecond, double throttledShare, double busiestServerShare,
+      int servers, double seconds, Window window) {
+    this(readsPerSecond, writesPerSecond, throttledShare, busiestServerShare, servers, seconds, window, null);
+  }
 
   /**
    * The subject over its last periods: what a hint needs (one period is too noisy to advise on).

@@ -22,19 +22,28 @@ public final class UsageReport {
    * The status for the subject's last usage against what HBase holds for it: {@code before} itself
    * when there is no usage yet or it reads the same.
    */
-  public static UsageStatus next(Usage u, SubjectQuota inHBase, UsageStatus before, Instant now) {
+  public static UsageStatus next(Usage u, SubjectQuota inHBase, BlockCache cache, UsageStatus before, Instant now) {
     if (u == null) {
       return before;
     }
-    return of(u, inHBase == null ? null : inHBase.throttles().get(ThrottleKind.REQUEST_NUMBER), before, now);
+    return of(u, inHBase == null ? null : inHBase.throttles().get(ThrottleKind.REQUEST_NUMBER), cache, before, now);
+  }
+
+  /** The same, with no block cache known. */
+  public static UsageStatus of(Usage u, Limit requestLimit, UsageStatus before, Instant now) {
+    return of(u, requestLimit, null, before, now);
   }
 
   /**
    * @param requestLimit the REQUEST_NUMBER limit HBase holds for the subject (null: none)
-   * @param before the status now; returned as it is when this reading is the same ({@link #sameReading})
+   * @param cache the cluster's block cache (null: not read), which a table's or namespace's data is held against
+   * @param before the status now; returned as it is when this reading is the same
+   *     ({@link UsageStatus#sameReading})
    */
-  public static UsageStatus of(Usage u, Limit requestLimit, UsageStatus before, Instant now) {
+  public static UsageStatus of(Usage u, Limit requestLimit, BlockCache cache, UsageStatus before, Instant now) {
     UsageStatus s = new UsageStatus();
+    s.setDataBytes(u.dataBytes());
+    s.setCacheFit(CacheReport.fit(u.dataBytes(), cache));
     s.setReadOpsPerSecond(twoDigits(u.readsPerSecond()));
     s.setWriteOpsPerSecond(twoDigits(u.writesPerSecond()));
     s.setThrottledPercent(Double.isNaN(u.throttledShare()) ? null : Math.round(u.throttledShare() * 1000) / 10.0);

@@ -44,22 +44,22 @@ public final class UsageTracker {
       if (seconds <= 0) {
         return;
       }
-      Usage u = between(before.servers(), now, seconds, countsThrottled);
-      if (u != null) {
-        out.put(subject, withWindow(subject, u));
+      Measured m = between(before.servers(), now, seconds, countsThrottled);
+      if (m != null) {
+        out.put(subject, withWindow(subject, m));
       }
     });
     return out;
   }
 
-  private Usage withWindow(Subject subject, Usage u) {
+  /** A period's usage and the counts behind its throttled share. */
+  private record Measured(Usage usage, long done, long throttled) {}
+
+  private Usage withWindow(Subject subject, Measured m) {
+    Usage u = m.usage();
     java.util.ArrayDeque<Period> w = windows.computeIfAbsent(subject, k -> new java.util.ArrayDeque<>());
-    double done = u.opsPerSecond() * u.seconds();
-    boolean counted = !Double.isNaN(u.throttledShare());
-    long throttled = !counted || u.throttledShare() >= 1 ? 0 : Math.round(done * u.throttledShare()
-        / (1 - u.throttledShare()));
-    w.addLast(new Period(u.seconds(), u.opsPerSecond(), u.busiestServerOpsPerSecond(), throttled,
-        Math.round(done) + throttled, counted));
+    w.addLast(new Period(u.seconds(), u.opsPerSecond(), u.busiestServerOpsPerSecond(), m.throttled(),
+        m.done() + m.throttled(), !Double.isNaN(u.throttledShare())));
     while (w.size() > WINDOW) {
       w.removeFirst();
     }
@@ -79,11 +79,11 @@ public final class UsageTracker {
     }
     return new Usage(u.readsPerSecond(), u.writesPerSecond(), u.throttledShare(), u.busiestServerShare(), u.servers(),
         u.seconds(), new Usage.Window(w.size(), seconds, peak, peakBusiest, !all ? Double.NaN : n == 0 ? 0
-            : t / (double) n));
+            : t / (double) n), u.dataBytes());
   }
 
   /** The usage between two samples of one subject's counters; null when a counter went back (a restart). */
-  static Usage between(Map<String, Counts> before, Map<String, Counts> now,
+  private static Measured between(Map<String, Counts> before, Map<String, Counts> now,
       double seconds, boolean countsThrottled) {
     long reads = 0;
     long writes = 0;
@@ -91,14 +91,19 @@ public final class UsageTracker {
     boolean throttleKnown = countsThrottled;
     long busiest = 0;
     int servers = 0;
+    Long data = 0L;
     for (var e : now.entrySet()) {
       Counts a = before.get(e.getKey());
       Counts b = e.getValue();
-      long r = b.reads() - a.reads();
+      long raw = b.reads() - a.reads();
       long w = b.writes() - a.writes();
-      if (r < 0 || w < 0) {
-        return null;
+      long twice = b.refusedInReads() - a.refusedInReads();
+      if (raw < 0 || w < 0 || twice < 0) {
+        return null; // a counter went back: the server restarted
       }
+      // reads refused and counted among them come out (a refused write of another throttle type may be
+      // counted as one: never below none)
+      long r = Math.max(0, raw - twice);
       if (a.throttled() == null || b.throttled() == null) {
         throttleKnown = false;
       } else {
@@ -108,6 +113,7 @@ public final class UsageTracker {
         }
         throttled += t;
       }
+      data = data == null || b.dataBytes() == null ? null : data + b.dataBytes();
       reads += r;
       writes += w;
       busiest = Math.max(busiest, r + w);
@@ -115,7 +121,7 @@ public final class UsageTracker {
     }
     long done = reads + writes;
     double share = !throttleKnown ? Double.NaN : done + throttled == 0 ? 0 : throttled / (double) (done + throttled);
-    return new Usage(reads / seconds, writes / seconds, share, done == 0 ? Double.NaN : busiest / (double) done,
-        servers, seconds, null);
+    return new Measured(new Usage(reads / seconds, writes / seconds, share, done == 0 ? Double.NaN
+        : busiest / (double) done, servers, seconds, null, data), done, throttleKnown ? throttled : 0);
   }
 }

@@ -159,6 +159,8 @@ class RegionServerMetricsTest {
         Clock.systemUTC(), pool);
     Map<String, Map.Entry<String, Integer>> servers = Map.of("rs1", Map.entry("127.0.0.1",
         fast.getAddress().getPort()));
+    assertThat(m.allUsers(servers).window("alice", Set.of("get"))).as("the first read hands over nothing")
+        .isEqualTo(new UsersMetrics.Window(5, 0));
     m.userCounters(servers, "alice", Set.of("get"), null);
     UsersMetrics all = m.allUsers(servers);
     // every server answers 5 operations in its window and a p99 of 6 ms; the counters read took one window

@@ -19,6 +19,9 @@ class TenantCountersTest {
       Map.entry("server_rpc_throttling_exception_type_num_read_requests_exceeded_user_bob_table_usertable", 5.0),
       Map.entry("tables_namespace_default_table_usertable_metric_read_request_count", 9000.0),
       Map.entry("tables_namespace_default_table_usertable_metric_write_request_count", 100.0),
+      Map.entry("tables_namespace_default_table_usertable_metric_store_file_size", 4096.0),
+      Map.entry("tables_namespace_sales_table_orders_metric_store_file_size", 1000.0),
+      Map.entry("tables_namespace_sales_table_items_metric_store_file_size", 24.0),
       Map.entry("tables_namespace_sales_table_orders_metric_read_request_count", 70.0),
       Map.entry("tables_namespace_sales_table_orders_metric_write_request_count", 30.0),
       Map.entry("tables_namespace_sales_table_items_metric_read_request_count", 5.0),
@@ -26,18 +29,18 @@ class TenantCountersTest {
 
   @Test
   void aUsersCountersComeFromItsPerUserMetricsWithThrottledGetsTakenOut() {
-    assertThat(TenantCounters.of(Subject.user("alice"), SERVER)).isEqualTo(new Counts(1050, 307, 43L));
+    assertThat(TenantCounters.of(Subject.user("alice"), SERVER)).isEqualTo(new Counts(1130, 307, 43L, null, 80));
     assertThat(TenantCounters.of(Subject.user("carol"), SERVER)).isEqualTo(new Counts(0, 0, 0L));
   }
 
   @Test
   void aTablesAndANamespacesComeFromThePerTableMetrics() {
-    assertThat(TenantCounters.of(Subject.table("usertable"), SERVER)).isEqualTo(new Counts(9000, 100, 45L));
-    assertThat(TenantCounters.of(Subject.table("sales:orders"), SERVER)).isEqualTo(new Counts(70, 30, 3L));
-    assertThat(TenantCounters.of(Subject.namespace("sales"), SERVER)).isEqualTo(new Counts(75, 31, 3L));
+    assertThat(TenantCounters.of(Subject.table("usertable"), SERVER)).isEqualTo(new Counts(9000, 100, 45L, 4096L));
+    assertThat(TenantCounters.of(Subject.table("sales:orders"), SERVER)).isEqualTo(new Counts(70, 30, 3L, 1000L));
+    assertThat(TenantCounters.of(Subject.namespace("sales"), SERVER)).isEqualTo(new Counts(75, 31, 3L, 1024L));
     assertThat(TenantCounters.of(Subject.namespace("default"), SERVER))
         .as("the default namespace's tables are not told apart in the throttling counters")
-        .isEqualTo(new Counts(9000, 100, null));
+        .isEqualTo(new Counts(9000, 100, null, 4096L));
   }
 
   @Test

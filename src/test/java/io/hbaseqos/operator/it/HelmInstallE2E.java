@@ -144,15 +144,19 @@ class HelmInstallE2E {
                 .doesNotContain("f:spec"));
       }
 
-      // the alerts and the dashboard only use metrics the operator exports
-      String metrics = op.get("/q/metrics").body();
-      // The framework creates its failure counter (operator.sdk.reconciliations.failed in JOSDK 5.2) with the
-      // first failure; all other series exist from the start.
-      assertThat(metricNamesUsedByTheChart()).filteredOn(n -> !metrics.contains(n))
-          .as("metrics used by the chart's alerts or dashboard but not exported; the operator's framework metrics: %s",
-              metrics.lines().filter(l -> l.startsWith("operator_sdk")).map(l -> l.replaceAll("[{ ].*", "")).distinct()
-                  .toList())
-          .containsExactly("operator_sdk_reconciliations_failed_total");
+      // the alerts and the dashboard only use metrics the operator exports: the cluster's once it has been
+      // resynced and reconciled (its settings checked, its tenants' usage sampled), which may come after the
+      // tenants are Ready
+      await().atMost(90, TimeUnit.SECONDS).untilAsserted(() -> {
+        String metrics = op.get("/q/metrics").body();
+        // The framework creates its failure counter (operator.sdk.reconciliations.failed in JOSDK 5.2) with the
+        // first failure; all other series exist from the start.
+        assertThat(metricNamesUsedByTheChart()).filteredOn(n -> !metrics.contains(n))
+            .as("metrics used by the chart's alerts or dashboard but not exported; the operator's framework "
+                + "metrics: %s", metrics.lines().filter(l -> l.startsWith("operator_sdk"))
+                .map(l -> l.replaceAll("[{ ].*", "")).distinct().toList())
+            .containsExactly("operator_sdk_reconciliations_failed_total");
+      });
 
       r = Kubectl.run("delete", "-n", ns, "tq", "analytics", "--wait=true", "--timeout=60s");
       assertThat(r.exit()).as(r.output()).isZero();

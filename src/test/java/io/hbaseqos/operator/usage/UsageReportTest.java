@@ -44,7 +44,7 @@ class UsageReportTest {
         .as("a fifth more").isNotSameAs(before);
     assertThat(UsageReport.of(usage(1000, 0, 0.05, 0.5, null), CLUSTER_2500, before, NOW.plusSeconds(30)))
         .as("three points more throttled").isNotSameAs(before);
-    assertThat(UsageReport.next(null, null, before, NOW)).as("nothing measured: as it was").isSameAs(before);
+    assertThat(UsageReport.next(null, null, null, before, NOW)).as("nothing measured: as it was").isSameAs(before);
   }
 
   @Test
@@ -64,5 +64,21 @@ class UsageReportTest {
         .contains("4% of its limit on its busiest server").contains("about 200 req/sec");
     Usage.Window busy = new Usage.Window(20, 600, 1500, 1500, 0.01);
     assertThat(UsageReport.of(usage(1400, 0, 0.01, 1, busy), CLUSTER_2500, null, NOW).getHint()).isNull();
+  }
+
+  @Test
+  void aTablesDataIsHeldAgainstTheClustersBlockCache() {
+    BlockCache cache = new BlockCache(java.util.List.of(), 1L << 30, 900L << 20, 0.09, 12);
+    Usage fits = new Usage(100, 0, 0, 1, 1, 30, null, 120L << 20);
+    assertThat(UsageReport.of(fits, null, cache, null, NOW).getCacheFit())
+        .isEqualTo("fits: its store files (120M) are 12% of the cluster's block cache (1G)");
+    Usage big = new Usage(100, 0, 0, 1, 1, 30, null, (31L << 30) / 10);
+    UsageStatus s = UsageReport.of(big, null, cache, null, NOW);
+    assertThat(s.getCacheFit()).startsWith("does not fit: its store files (3.1G) are 3.1x the cluster's block cache (1G)")
+        .endsWith("block reads hit the cache 9% of the time over the last period");
+    assertThat(s.getDataBytes()).isEqualTo((31L << 30) / 10);
+    assertThat(UsageReport.of(big, null, null, null, NOW).getCacheFit()).as("no cache read yet").isNull();
+    assertThat(UsageReport.of(new Usage(100, 0, 0, 1, 1, 30, null, (32L << 30) / 10), null, cache, s, NOW))
+        .as("3% more data, still not fitting: the same reading").isSameAs(s);
   }
 }
