@@ -83,6 +83,8 @@ final class RegionServerMetrics {
   static final Duration LATENCY_READER = Duration.ofMinutes(10);
   /** When all users were last read for their latencies (null: never). */
   private Instant lastLatencyRead;
+  /** The time between the last two reads of all users (null: fewer than two). */
+  private Duration latencyEvery;
   /** Per server: the histogram windows the counters reads took since the last read of all users. */
   private final Map<String, Map<String, Double>> taken = new HashMap<>();
 
@@ -124,27 +126,34 @@ final class RegionServerMetrics {
 
   /**
    * A reading other reads of this cluster may share, whose histogram windows go to the next read of
-   * all users: kept only while latencies are read (a read of all users within {@link #LATENCY_READER}),
-   * and only for the servers read now.
+   * all users: kept only while latencies are read (a read of all users within three of its own
+   * intervals, and at least {@link #LATENCY_READER}), and only for the servers read now.
    */
   private void keep(Reading r) {
     last = r;
-    if (lastLatencyRead == null || lastLatencyRead.plus(LATENCY_READER).isBefore(r.at())) {
+    Duration patience = latencyEvery == null || latencyEvery.multipliedBy(3).compareTo(LATENCY_READER) < 0
+        ? LATENCY_READER : latencyEvery.multipliedBy(3);
+    if (lastLatencyRead == null || lastLatencyRead.plus(patience).isBefore(r.at())) {
       taken.clear(); // nobody judges latencies: nothing to hand over
       return;
     }
     taken.keySet().retainAll(r.servers().keySet());
     r.servers().forEach((server, sample) -> {
       if (sample.values() != null) {
-        Map<String, Double> into = taken.computeIfAbsent(server, x -> new HashMap<>());
-        sample.values().forEach((k, v) -> {
-          if (k.contains(UsersMetrics.WINDOW_BUCKETS)) {
-            into.merge(k, v, Double::sum); // the windows' operations add up
-          } else if (k.startsWith("users_") && !k.endsWith("_num_ops")) {
-            // a quantile of a union of windows is at most the highest of theirs
-            into.merge(k, v, Math::max);
-          }
-        });
+        takeWindows(server, sample.values());
+      }
+    });
+  }
+
+  /** Adds a server's histogram windows, read by someone other than the next read of all users, to {@link #taken}. */
+  private void takeWindows(String server, Map<String, Double> values) {
+    Map<String, Double> into = taken.computeIfAbsent(server, x -> new HashMap<>());
+    values.forEach((k, v) -> {
+      if (k.contains(UsersMetrics.WINDOW_BUCKETS)) {
+        into.merge(k, v, Double::sum); // the windows' operations add up
+      } else if (k.startsWith("users_") && !k.endsWith("_num_ops")) {
+        // a quantile of a union of windows is at most the highest of theirs
+        into.merge(k, v, Math::max);
       }
     });
   }
@@ -167,9 +176,7 @@ final class RegionServerMetrics {
     for (var e : r.servers().entrySet()) {
       Sample s = e.getValue();
       Sample t = byTable.get(e.getKey());
-      Sample c = cache.get(e.getKey());
-      String problem = s.problem() != null ? s.problem() : t != null && t.problem() != null ? t.problem()
-          : c != null ? c.problem() : null;
+      String problem = s.problem() != null ? s.problem() : t != null && t.problem() != null ? t.problem() : null;
       if (problem != null) {
         throw new MetricsUnavailableException("RegionServer " + e.getKey() + ": " + problem);
       }
@@ -177,8 +184,9 @@ final class RegionServerMetrics {
       if (t != null) {
         values.putAll(t.values());
       }
-      if (c != null) {
-        values.putAll(c.values());
+      Sample c = cache.get(e.getKey());
+      if (c != null && c.values() != null) {
+        values.putAll(c.values()); // a server whose cache could not be read has none in this sample
       }
       out.put(e.getKey(), values);
     }
@@ -198,7 +206,9 @@ final class RegionServerMetrics {
     // the first read of all users (or the first after a long pause) hands over nothing kept before it
     Map<String, Map<String, Double>> tookBefore = lastLatencyRead == null ? new HashMap<>() : new HashMap<>(taken);
     taken.clear();
-    lastLatencyRead = clock.instant();
+    Instant now = clock.instant();
+    latencyEvery = lastLatencyRead == null ? null : Duration.between(lastLatencyRead, now);
+    lastLatencyRead = now;
     Map<String, Sample> read = readAll(servers, USERS_QUERY);
     // a counters read within its reuse would now read histograms this one has taken: it reads again
     last = null;
@@ -207,7 +217,13 @@ final class RegionServerMetrics {
       String problem = s.problem() != null ? s.problem() : !s.sampled() ? "does not serve /prometheus: its /jmx "
           + "histograms are reset by whoever reads them and cannot be judged per period" : null;
       if (problem != null) {
-        taken.putAll(tookBefore); // what the others took still belongs to the next read
+        // what the others took, and what this read took from the servers that answered, belongs to the next read
+        taken.putAll(tookBefore);
+        read.forEach((server, sample) -> {
+          if (sample.values() != null && sample.sampled()) {
+            takeWindows(server, sample.values());
+          }
+        });
         throw new MetricsUnavailableException("RegionServer " + e.getKey() + (s.problem() != null ? ": " : " ")
             + problem);
       }

@@ -68,7 +68,8 @@ public final class CacheReport {
   /**
    * Whether a table's or namespace's store files fit the cluster's block cache, in words (null: not
    * known). Reads of data the cache cannot hold go to the file system: the reference benchmark
-   * measured about 50 times fewer reads per second than from the cache.
+   * measured about 50 times fewer reads per second than from the cache. The size is on disk: a
+   * compressed column family takes more in the cache (data blocks are cached uncompressed by default).
    */
   public static String fit(Long dataBytes, BlockCache cache) {
     if (dataBytes == null || cache == null || cache.capacityBytes() <= 0) {
@@ -78,13 +79,14 @@ public final class CacheReport {
     String data = size(dataBytes);
     String capacity = size(cache.capacityBytes());
     if (ratio <= FITS) {
-      return "fits: its store files (" + data + ") are " + (ratio < 0.01 ? "under 1" : Math.round(ratio * 100))
-          + "% of the cluster's block cache (" + capacity + ")";
+      return "fits: its store files (" + data + " on disk) are "
+          + (ratio < 0.01 ? "under 1" : String.valueOf(Math.round(ratio * 100))) + "% of the cluster's block cache ("
+          + capacity + ")";
     }
     String hits = Double.isNaN(cache.hitRatio()) ? "" : "; block reads hit the cache "
         + Math.round(cache.hitRatio() * 100) + "% of the time over the last period";
-    return "does not fit: its store files (" + data + ") are " + String.format(java.util.Locale.ROOT, "%.1f", ratio)
-        + "x the cluster's block cache (" + capacity + "): reads of what is not cached go to the file system, "
+    return "does not fit: its store files (" + data + " on disk) are "
+        + String.format(java.util.Locale.ROOT, "%.1f", ratio) + "x the cluster's block cache (" + capacity + "): reads of what is not cached go to the file system, "
         + "many times slower" + hits;
   }
 }

@@ -12,6 +12,9 @@ import java.util.Map;
  * its counters gone back, has none for that period). Pure.
  */
 public final class CacheTracker {
+  /** Fewer block reads in a period give no hit share: a handful would swing it by tens of points. */
+  static final long MIN_READS = 100;
+
   private Instant at;
   private Map<String, CacheCounts> before = Map.of();
 
@@ -33,7 +36,7 @@ public final class CacheTracker {
       boolean known = seconds > 0 && dh >= 0 && dm >= 0 && de >= 0;
       rates &= known;
       out.add(new BlockCache.Server(e.getKey(), c.usedBytes() + c.freeBytes(), c.usedBytes(),
-          known && dh + dm > 0 ? dh / (double) (dh + dm) : Double.NaN, known ? de / seconds : Double.NaN));
+          known && dh + dm >= MIN_READS ? dh / (double) (dh + dm) : Double.NaN, known ? de / seconds : Double.NaN));
       capacity += c.usedBytes() + c.freeBytes();
       used += c.usedBytes();
       if (known) {
@@ -44,7 +47,7 @@ public final class CacheTracker {
     }
     at = now;
     before = Map.copyOf(servers);
-    return new BlockCache(List.copyOf(out), capacity, used, rates && requests > 0 ? hits / (double) requests
+    return new BlockCache(List.copyOf(out), capacity, used, rates && requests >= MIN_READS ? hits / (double) requests
         : Double.NaN, rates ? evictions / seconds : Double.NaN);
   }
 }

@@ -174,6 +174,29 @@ class RegionServerMetricsTest {
     assertThat(m.allUsers(servers).window("alice", Set.of("get"))).isEqualTo(new UsersMetrics.Window(5, 5));
   }
 
+  @Test
+  void windowsAreKeptForALatencyReaderAsLongAsThreeOfItsIntervalsAndNotForOneThatStopped() throws Exception {
+    fast = server(0);
+    MutableClock clock = new MutableClock(java.time.Instant.parse("2026-01-01T00:00:00Z"));
+    RegionServerMetrics m = new RegionServerMetrics(new InfoServerHttp(false, Duration.ofSeconds(1), Negotiator.NONE),
+        clock, pool);
+    Map<String, Map.Entry<String, Integer>> servers = Map.of("rs1", Map.entry("127.0.0.1",
+        fast.getAddress().getPort()));
+    // a protected tenant with a 30-minute window: its reader reads every 30 minutes
+    m.allUsers(servers);
+    clock.now = clock.now.plus(Duration.ofMinutes(30));
+    m.allUsers(servers);
+    clock.now = clock.now.plus(Duration.ofMinutes(25));
+    m.userCounters(servers, "alice", Set.of("get"), null);
+    clock.now = clock.now.plus(Duration.ofMinutes(5));
+    assertThat(m.allUsers(servers).window("alice", Set.of("get"))).as("kept past ten minutes for a slow reader")
+        .isEqualTo(new UsersMetrics.Window(5, 5));
+    // the reader stops: after three of its intervals nothing is kept
+    clock.now = clock.now.plus(Duration.ofMinutes(91));
+    m.userCounters(servers, "alice", Set.of("get"), null);
+    assertThat(m.allUsers(servers).window("alice", Set.of("get"))).isEqualTo(new UsersMetrics.Window(5, 0));
+  }
+
   static final class MutableClock extends Clock {
     java.time.Instant now;
 

@@ -214,7 +214,6 @@ class QuotaSettingsIT {
     await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> assertThat(condition().getStatus()).isEqualTo("True"));
     assertThat(operator.registry.find("hbaseqos.cluster.quota.setting.mismatches").tag("cluster", key).gauge().value())
         .isZero();
-    io.hbaseqos.operator.support.Waits.blockCacheSettled(QuotaSettingsIT::hc);
     long scans = operator.hbaseCalls(key, "readAll");
     await().atMost(30, TimeUnit.SECONDS).until(() -> operator.hbaseCalls(key, "readAll") >= scans + 2);
     String version = hc().getMetadata().getResourceVersion();

@@ -159,7 +159,6 @@ class ThrottlePolicyIT {
           .isEqualTo("Applied");
     });
     String key = ClusterConnections.key(ns, "hb");
-    io.hbaseqos.operator.support.Waits.blockCacheSettled(ThrottlePolicyIT::hc);
     Thread.sleep(4_000);
     long writes = operator.hbaseCalls(key, "setRegionServerPolicy");
     long reads = operator.hbaseCalls(key, "regionServerPolicy");

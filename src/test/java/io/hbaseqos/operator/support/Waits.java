@@ -32,15 +32,4 @@ public final class Waits {
       org.assertj.core.api.Assertions.assertThat(u.getWriteOpsPerSecond()).isZero();
     });
   }
-
-  /**
-   * Waits until an HBaseCluster reports its block cache (its first usage sample): from then on an idle
-   * cluster's status is not rewritten for it (a period without block reads keeps the hit share as it is).
-   */
-  public static void blockCacheSettled(java.util.function.Supplier<io.hbaseqos.operator.api.HBaseCluster> cluster) {
-    org.awaitility.Awaitility.await().atMost(90, java.util.concurrent.TimeUnit.SECONDS).until(() -> {
-      io.hbaseqos.operator.api.HBaseCluster hc = cluster.get();
-      return hc.getStatus() != null && hc.getStatus().getBlockCache() != null;
-    });
-  }
 }

@@ -71,10 +71,10 @@ class UsageReportTest {
     BlockCache cache = new BlockCache(java.util.List.of(), 1L << 30, 900L << 20, 0.09, 12);
     Usage fits = new Usage(100, 0, 0, 1, 1, 30, null, 120L << 20);
     assertThat(UsageReport.of(fits, null, cache, null, NOW).getCacheFit())
-        .isEqualTo("fits: its store files (120M) are 12% of the cluster's block cache (1G)");
+        .isEqualTo("fits: its store files (120M on disk) are 12% of the cluster's block cache (1G)");
     Usage big = new Usage(100, 0, 0, 1, 1, 30, null, (31L << 30) / 10);
     UsageStatus s = UsageReport.of(big, null, cache, null, NOW);
-    assertThat(s.getCacheFit()).startsWith("does not fit: its store files (3.1G) are 3.1x the cluster's block cache (1G)")
+    assertThat(s.getCacheFit()).startsWith("does not fit: its store files (3.1G on disk) are 3.1x the cluster's block cache (1G)")
         .endsWith("block reads hit the cache 9% of the time over the last period");
     assertThat(s.getDataBytes()).isEqualTo((31L << 30) / 10);
     assertThat(UsageReport.of(big, null, null, null, NOW).getCacheFit()).as("no cache read yet").isNull();
