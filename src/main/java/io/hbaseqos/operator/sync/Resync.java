@@ -305,32 +305,31 @@ public final class Resync implements AutoCloseable {
    * cluster's state as each tenant's usage and the cluster's block cache since the last sample. Off the reconcile path: tenants are asked to write their
    * status only when it moved materially (see {@link #askTenants}).
    *
-   * @return why it could not be read (null: read, or no tenant to measure)
+   * A sample that cannot be read is logged at debug and leaves the last usage in place.
    */
-  private String sampleUsage(String key, ClusterState state) {
-    Set<Subject> subjects = new HashSet<>();
+  private void sampleUsage(String key, ClusterState state) {
     Map<TenantQuota, Subject> tenants = new java.util.HashMap<>();
     for (TenantQuota tq : ownership.tenantsOf(key)) {
       try {
         Subject s = DesiredQuotas.from(tq.getSpec()).subject();
         if (TenantCounters.measurable(s) && ownership.owns(tq)) {
-          subjects.add(s);
           tenants.put(tq, s);
         }
       } catch (DesiredQuotas.Invalid e) {
         // nothing to measure until its spec is fixed
       }
     }
+    Set<Subject> subjects = new HashSet<>(tenants.values());
     if (subjects.isEmpty()) {
       // no tenant to measure: the RegionServers are not read (each read resets their latency histograms
       // for whoever else reads them), and the block cache is reported with the first tenant
-      return null;
+      return;
     }
     try {
       boolean tables = subjects.stream().anyMatch(s -> s.kind() != Subject.Kind.USER);
       ServersSample sample = connections.gatewayFor(state).usageSample(tables);
       if (sample.servers().isEmpty()) {
-        return null; // no live RegionServer with an info server: nothing measured
+        return; // no live RegionServer with an info server: nothing measured
       }
       Map<Subject, Map<String, Counts>> counts = new java.util.HashMap<>();
       for (Subject s : subjects) {
@@ -352,13 +351,11 @@ public final class Resync implements AutoCloseable {
       state.recordBlockCache(sample.at(), caches);
       tenants.forEach((tq, s) -> metrics.usage(tq.getMetadata().getNamespace(), tq.getMetadata().getName(),
           state.usage(s)));
-      return null;
     } catch (IOException | RuntimeException e) {
       // the gauges say unknown rather than the last values (an alert must not fire on frozen data)
       tenants.forEach((tq, s) -> metrics.usage(tq.getMetadata().getNamespace(), tq.getMetadata().getName(), null));
-      String p = "could not read the tenants' usage from the RegionServers' metrics: " + Errors.rootMessage(e);
-      LOG.debugf("%s: %s", key, p);
-      return p;
+      LOG.debugf("%s: could not read the tenants' usage from the RegionServers' metrics: %s", key,
+          Errors.rootMessage(e));
     }
   }
 

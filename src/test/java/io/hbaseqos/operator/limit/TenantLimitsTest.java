@@ -54,6 +54,26 @@ class TenantLimitsTest {
     }
   };
 
+  /** Metrics whose only source is every user's metrics, served by {@code read}. */
+  static ClusterMetrics servedBy(java.util.function.Supplier<UsersMetrics> read) {
+    return new ClusterMetrics() {
+      @Override
+      public CounterReading userCounters(String user, Set<String> ops, Instant notBefore) throws IOException {
+        throw new IOException("not used");
+      }
+
+      @Override
+      public UsersMetrics allUserMetrics() {
+        return read.get();
+      }
+
+      @Override
+      public double prometheus(String url, String query) throws IOException {
+        throw new IOException("not used");
+      }
+    };
+  }
+
   final List<Tenant> peers = new ArrayList<>();
   final TenantLimits limits = new TenantLimits(new CalibrationLoops(), new ProtectionLoops(), key -> peers);
 
@@ -258,28 +278,15 @@ class TenantLimitsTest {
     // dash's gets: 100 more every period; what the window holds is set per period
     long[] count = {0};
     double[] inWindow = {0};
-    ClusterMetrics servers = new ClusterMetrics() {
-      @Override
-      public CounterReading userCounters(String user, Set<String> ops, Instant notBefore) throws IOException {
-        throw new IOException("not used");
+    ClusterMetrics servers = servedBy(() -> {
+      count[0] += 100;
+      Map<String, Double> rs = new java.util.HashMap<>();
+      rs.put("users_user_dash_metric_get_num_ops", (double) count[0]);
+      if (inWindow[0] > 0) {
+        rs.put("users_user_dash_metric_get_time_range_count_0_1", inWindow[0]);
       }
-
-      @Override
-      public UsersMetrics allUserMetrics() {
-        count[0] += 100;
-        Map<String, Double> rs = new java.util.HashMap<>();
-        rs.put("users_user_dash_metric_get_num_ops", (double) count[0]);
-        if (inWindow[0] > 0) {
-          rs.put("users_user_dash_metric_get_time_range_count_0_1", inWindow[0]);
-        }
-        return new UsersMetrics(Map.of("rs1", rs));
-      }
-
-      @Override
-      public double prometheus(String url, String query) throws IOException {
-        throw new IOException("not used");
-      }
-    };
+      return new UsersMetrics(Map.of("rs1", rs));
+    });
     inWindow[0] = 100;
     Instant t = T0;
     limits.decide(dash, SubjectQuota.empty(Subject.user("dash")), servers, t);
@@ -319,23 +326,10 @@ class TenantLimitsTest {
     Tenant batch = new Tenant("ns/batch", "uid-batch", "ns/hb", ts, null);
     peers.addAll(List.of(dash, batch));
     int[] reads = new int[1];
-    ClusterMetrics counting = new ClusterMetrics() {
-      @Override
-      public CounterReading userCounters(String user, Set<String> ops, Instant notBefore) throws IOException {
-        throw new IOException("not used");
-      }
-
-      @Override
-      public UsersMetrics allUserMetrics() {
-        reads[0]++;
-        return new UsersMetrics(Map.of("rs1", Map.of()));
-      }
-
-      @Override
-      public double prometheus(String url, String query) throws IOException {
-        throw new IOException("not used");
-      }
-    };
+    ClusterMetrics counting = servedBy(() -> {
+      reads[0]++;
+      return new UsersMetrics(Map.of("rs1", Map.of()));
+    });
     limits.decide(dash, SubjectQuota.empty(Subject.user("dash")), counting, T0);
     limits.decide(batch, SubjectQuota.empty(Subject.user("batch")), counting, T0.plusSeconds(1));
     assertThat(reads[0]).as("one read of the RegionServers per period, whichever tenant asks").isEqualTo(1);
