@@ -19,6 +19,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -65,6 +66,7 @@ public class ClusterState {
   private QuotaBackend backend;
 
   private final Map<Subject, SubjectQuota> snapshot = new ConcurrentHashMap<>();
+  private volatile List<io.hbaseqos.operator.quota.UnreadableCell> strayCells = List.of();
   private final Map<Subject, Long> lastWrite = new ConcurrentHashMap<>();
   /** Subjects whose cached state is unknown (a write failed): read again before the next diff. */
   private final Set<Subject> unsure = ConcurrentHashMap.newKeySet();
@@ -206,7 +208,9 @@ public class ClusterState {
   /** One scan of {@code hbase:quota}; subjects written while it ran keep their written state. */
   public void refresh() throws IOException {
     long started = System.nanoTime();
-    Map<Subject, SubjectQuota> read = call("readAll", QuotaBackend::readAll);
+    io.hbaseqos.operator.hbase.QuotaTableScan scan = call("readAll", QuotaBackend::readAll);
+    Map<Subject, SubjectQuota> read = scan.subjects();
+    strayCells = scan.stray();
     Set<Subject> all = new HashSet<>(snapshot.keySet());
     all.addAll(read.keySet());
     for (Subject s : all) {
@@ -223,6 +227,14 @@ public class ClusterState {
       unsure.remove(s);
     }
     loaded = true;
+  }
+
+  /**
+   * The cells of {@code hbase:quota} the last scan found that are not quota settings and name no
+   * subject (those that name one are that subject's state, {@link SubjectQuota#unreadable}).
+   */
+  public List<io.hbaseqos.operator.quota.UnreadableCell> strayCells() {
+    return strayCells;
   }
 
   /** One bulk read of every space quota's usage from HBase's master (see {@link #spaceUsage(Subject)}). */
@@ -422,7 +434,8 @@ public class ClusterState {
   public void write(QuotaOp op) throws IOException {
     Subject s = op.subject();
     try {
-      call(op instanceof QuotaOp.DropEmptySettings ? "dropEmptySettings" : "setQuota", b -> {
+      call(op instanceof QuotaOp.DropEmptySettings ? "dropEmptySettings"
+          : op instanceof QuotaOp.ClearUnreadable ? "clearUnreadable" : "setQuota", b -> {
         b.apply(op);
         return null;
       }, () -> inDoubt.put(s, clock.instant().plus(settleTime())));

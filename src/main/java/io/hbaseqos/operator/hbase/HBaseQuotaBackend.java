@@ -106,19 +106,19 @@ public final class HBaseQuotaBackend implements QuotaBackend {
   }
 
   @Override
-  public Map<Subject, SubjectQuota> readAll() throws IOException {
+  public QuotaTableScan readAll() throws IOException {
     // Not Admin.getQuota / QuotaRetriever: its iterator logs and swallows scan failures (an
     // unreachable cluster would look like an empty hbase:quota), and it stops at the first row
     // that parses to no setting (a user row holding only bypass_globals=false), hiding every row
-    // after it. Each row is parsed for itself here.
-    Map<Subject, SubjectQuota> out = new LinkedHashMap<>();
+    // after it. Each cell is parsed for itself here: one that is not quota settings is reported.
+    QuotaCells.Parsed out = new QuotaCells.Parsed();
     try (Table t = connection.getTable(QUOTA_TABLE);
         ResultScanner scanner = t.getScanner(new Scan().addFamily(QuotaCells.FAMILY))) {
       for (Result r = scanner.next(); r != null; r = scanner.next()) {
-        out.putAll(QuotaCells.parse(r));
+        QuotaCells.parse(r, out);
       }
     }
-    return out;
+    return new QuotaTableScan(out.subjects(), out.stray());
   }
 
   @Override
@@ -150,6 +150,10 @@ public final class HBaseQuotaBackend implements QuotaBackend {
       dropEmptySettings(drop.subject().user());
       return;
     }
+    if (op instanceof QuotaOp.ClearUnreadable clear) {
+      clearUnreadable(clear.cell());
+      return;
+    }
     QuotaSettings settings = toSettings(op);
     try (Admin admin = connection.getAdmin()) {
       admin.setQuota(settings);
@@ -177,6 +181,23 @@ public final class HBaseQuotaBackend implements QuotaBackend {
         }
       }
       throw new IOException("the settings cell of user " + user + " kept changing while it was being removed");
+    }
+  }
+
+  /**
+   * Deletes one cell that is not quota settings, only while it holds exactly the bytes read (a
+   * compare-and-delete: a setting written there meanwhile is never lost). Needs write access to
+   * hbase:quota; the master keeps no state of its own for such a cell.
+   */
+  private void clearUnreadable(io.hbaseqos.operator.quota.UnreadableCell cell) throws IOException {
+    byte[] row = cell.row();
+    byte[] qualifier = cell.qualifier();
+    try (Table t = connection.getTable(QUOTA_TABLE)) {
+      boolean deleted = t.checkAndMutate(CheckAndMutate.newBuilder(row).ifEquals(QuotaCells.FAMILY, qualifier,
+          cell.value()).build(new Delete(row).addColumns(QuotaCells.FAMILY, qualifier))).isSuccess();
+      if (!deleted && t.exists(new Get(row).addColumn(QuotaCells.FAMILY, qualifier))) {
+        throw new IOException("the cell " + cell.where() + " changed while it was being deleted; it is read again");
+      }
     }
   }
 

@@ -19,8 +19,11 @@ import java.util.Map;
  */
 public interface QuotaBackend extends AutoCloseable {
 
-  /** Every throttle subject in {@code hbase:quota} (empty cells included), read with one scan. */
-  Map<Subject, SubjectQuota> readAll() throws IOException;
+  /**
+   * Every throttle subject in {@code hbase:quota} (empty and unreadable cells included), read with
+   * one scan; a cell that is not quota settings never fails the scan.
+   */
+  QuotaTableScan readAll() throws IOException;
 
   /** Every cell of one user's row: the user's own settings, per table and per namespace. */
   Map<Subject, SubjectQuota> readUser(String user) throws IOException;
@@ -28,7 +31,7 @@ public interface QuotaBackend extends AutoCloseable {
   /** One subject's settings as HBase holds them now ({@link SubjectQuota#empty} if none). */
   SubjectQuota read(Subject subject) throws IOException;
 
-  /** One write: a {@code setQuota} call, or the conditional delete of an empty user cell. */
+  /** One write: a {@code setQuota} call, or the conditional delete of an empty or unreadable cell. */
   void apply(QuotaOp op) throws IOException;
 
   /**

@@ -5,12 +5,17 @@ import io.hbaseqos.operator.quota.SpaceLimit;
 import io.hbaseqos.operator.quota.Subject;
 import io.hbaseqos.operator.quota.SubjectQuota;
 import io.hbaseqos.operator.quota.ThrottleKind;
+import io.hbaseqos.operator.quota.UnreadableCell;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.quotas.QuotaTableUtil;
@@ -24,6 +29,7 @@ import org.apache.hadoop.hbase.util.Bytes;
  * settings protobuf read directly, so that a stored {@code bypass_globals=false} is seen. Space
  * limits live in the same cell as a table's or namespace's throttles.
  * RegionServer-wide rows and the exceed-throttle switch are not tenant subjects and are skipped.
+ * Cells are parsed one at a time: one that is not quota settings is reported, never fatal.
  */
 final class QuotaCells {
   static final byte[] FAMILY = Bytes.toBytes("q");
@@ -32,9 +38,102 @@ final class QuotaCells {
 
   private QuotaCells() {}
 
+  /**
+   * What a read of some rows found: every subject a cell was found for, with its settings (an empty
+   * cell and an unreadable one included), and the unreadable cells that name no subject.
+   */
+  record Parsed(Map<Subject, SubjectQuota> subjects, List<UnreadableCell> stray) {
+    Parsed() {
+      this(new LinkedHashMap<>(), new ArrayList<>());
+    }
+  }
+
   /** Every subject the row holds a cell for, with its settings (an empty cell included). */
-  static Map<Subject, SubjectQuota> parse(Result result) throws IOException {
-    Map<Subject, SubjectQuota> out = new LinkedHashMap<>();
+  static Map<Subject, SubjectQuota> parse(Result result) {
+    Parsed out = new Parsed();
+    parse(result, out);
+    return out.subjects();
+  }
+
+  /**
+   * Reads the row cell by cell, so that a cell which is not quota settings (written outside HBase's
+   * quota API) is reported where it is and hides nothing else: HBase's own parse of a row fails on
+   * its first such cell. Such a cell is the subject's state when its row and column name one
+   * ({@link SubjectQuota#unreadable}), else a stray cell.
+   */
+  static void parse(Result result, Parsed out) {
+    for (Cell cell : result.rawCells()) {
+      if (!CellUtil.matchingFamily(cell, FAMILY)) {
+        continue;
+      }
+      Result one = Result.create(new Cell[] {cell});
+      try {
+        parseSettings(one, out.subjects());
+      } catch (IOException | RuntimeException e) {
+        byte[] row = CellUtil.cloneRow(cell);
+        byte[] qualifier = CellUtil.cloneQualifier(cell);
+        byte[] value = CellUtil.cloneValue(cell);
+        Subject s = subjectOf(row, qualifier);
+        UnreadableCell u = new UnreadableCell(row, qualifier, s == null ? found(value) + "; its row and column name no "
+            + "subject (" + cause(e) + ")" : found(value), value);
+        if (s == null) {
+          out.stray().add(u);
+        } else {
+          out.subjects().put(s, SubjectQuota.unreadable(s, u));
+        }
+      }
+    }
+  }
+
+  private static String cause(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null && t.getCause() != t) {
+      t = t.getCause();
+    }
+    String m = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+    return m.length() > 200 ? m.substring(0, 200) + "…" : m;
+  }
+
+  /** What a cell that does not parse holds, in words. */
+  static String found(byte[] value) {
+    if (value.length < PB_MAGIC.length || !Bytes.startsWith(value, PB_MAGIC)) {
+      return value.length + " bytes that are not quota settings (no PBUF prefix)";
+    }
+    try {
+      quotas(value);
+      return value.length + " bytes of quota settings";
+    } catch (IOException e) {
+      return value.length + " bytes: PBUF followed by no valid quota settings";
+    }
+  }
+
+  /** The subject a cell of {@code hbase:quota} belongs to by its row and column, or null. */
+  static Subject subjectOf(byte[] row, byte[] qualifier) {
+    try {
+      String r = Bytes.toString(row);
+      String q = Bytes.toString(qualifier);
+      if (r.startsWith("u.") && r.length() > 2) {
+        String user = r.substring(2);
+        if (q.equals("s")) {
+          return Subject.user(user);
+        }
+        if (q.startsWith("s.") && q.length() > 3) {
+          String name = q.substring(2);
+          return name.endsWith(":") ? new Subject(user, name.substring(0, name.length() - 1), null)
+              : new Subject(user, null, TableName.valueOf(name).getNameWithNamespaceInclAsString());
+        }
+      } else if (q.equals("s") && r.startsWith("t.") && r.length() > 2) {
+        return Subject.table(TableName.valueOf(Bytes.copy(row, 2, row.length - 2)).getNameWithNamespaceInclAsString());
+      } else if (q.equals("s") && r.startsWith("n.") && r.length() > 2) {
+        return Subject.namespace(r.substring(2));
+      }
+      return null;
+    } catch (RuntimeException e) {
+      return null; // a table name HBase refuses
+    }
+  }
+
+  private static void parseSettings(Result result, Map<Subject, SubjectQuota> out) throws IOException {
     byte[] row = result.getRow();
     if (Bytes.startsWith(row, Bytes.toBytes("u."))) {
       QuotaTableUtil.parseUserResult(result, new QuotaTableUtil.UserQuotasVisitor() {
@@ -59,7 +158,6 @@ final class QuotaCells {
     } else if (Bytes.startsWith(row, Bytes.toBytes("n."))) {
       QuotaTableUtil.parseNamespaceResult(result, (ns, q) -> put(out, Subject.namespace(ns), q));
     }
-    return out;
   }
 
   private static void put(Map<Subject, SubjectQuota> out, Subject s, QuotaProtos.Quotas q) {

@@ -29,10 +29,10 @@ public class OperatorMetrics {
 
   /** The HBase calls the operator makes, as named in {@code hbaseqos_hbase_call_seconds{call}}. */
   public static final List<String> CALLS = List.of("readAll", "readUser", "read", "setQuota", "dropEmptySettings",
-      "describe");
+      "clearUnreadable", "describe");
   /** The kinds of quota writes, as named in {@code hbaseqos_quota_writes_total{op}}. */
   public static final List<String> WRITE_OPS = List.of("SetThrottle", "RemoveThrottle",
-      "SetBypassGlobals", "DropEmptySettings");
+      "SetBypassGlobals", "DropEmptySettings", "ClearUnreadable");
 
   public OperatorMetrics(MeterRegistry registry) {
     this.registry = registry;

@@ -32,6 +32,36 @@ public final class HBaseShell {
         || c == '-' || c == ':';
   }
 
+  /**
+   * A Ruby string literal of raw bytes (a row key or qualifier as stored): single-quoted when every
+   * byte is a plain character (see {@link #quote}); otherwise double-quoted with every other byte as
+   * {@code \xNN}, which Ruby turns back into that byte.
+   */
+  public static String quoteBytes(byte[] b) {
+    boolean plain = true;
+    for (byte x : b) {
+      plain &= plain(x & 0xff);
+    }
+    if (plain) {
+      return "'" + new String(b, java.nio.charset.StandardCharsets.US_ASCII) + "'";
+    }
+    StringBuilder sb = new StringBuilder("\"");
+    for (byte x : b) {
+      int c = x & 0xff;
+      if (plain(c)) {
+        sb.append((char) c);
+      } else {
+        sb.append(String.format("\\x%02x", c));
+      }
+    }
+    return sb.append('"').toString();
+  }
+
+  /** The shell line that deletes one cell of {@code hbase:quota} given as stored bytes. */
+  public static String deleteQuotaCell(byte[] row, byte[] column) {
+    return "deleteall 'hbase:quota', " + quoteBytes(row) + ", " + quoteBytes(column);
+  }
+
   /** The shell line that deletes one cell of a row of {@code hbase:quota}. */
   public static String deleteQuotaCell(String row, String column) {
     return "deleteall 'hbase:quota', " + quote(row) + ", " + quote(column);

@@ -22,6 +22,12 @@ public final class QuotaDiff {
     }
     Subject s = desired.subject();
     List<QuotaOp> ops = new ArrayList<>();
+    if (actual.unreadable() != null) {
+      // nothing can be written over it: delete it, then write the subject as if it held nothing
+      ops.add(new QuotaOp.ClearUnreadable(s, actual.unreadable()));
+      ops.addAll(between(desired, SubjectQuota.empty(s)));
+      return ops;
+    }
     for (Map.Entry<ThrottleKind, Limit> e : desired.throttles().entrySet()) {
       if (!e.getValue().equals(actual.throttles().get(e.getKey()))) {
         ops.add(new QuotaOp.SetThrottle(s, e.getKey(), e.getValue()));
@@ -49,7 +55,7 @@ public final class QuotaDiff {
 
   /** Whether HBase holds exactly the desired settings (storage details aside). */
   public static boolean matches(SubjectQuota desired, SubjectQuota actual) {
-    return desired.throttles().equals(actual.throttles()) && desired.bypassGlobals() == actual.bypassGlobals()
+    return actual.unreadable() == null && desired.throttles().equals(actual.throttles()) && desired.bypassGlobals() == actual.bypassGlobals()
         && java.util.Objects.equals(desired.space(), actual.space());
   }
 
@@ -70,6 +76,9 @@ public final class QuotaDiff {
     if (op instanceof QuotaOp.RemoveSpace) {
       SubjectQuota left = state.withSpace(null);
       return left.isEmpty() ? SubjectQuota.empty(state.subject()) : left;
+    }
+    if (op instanceof QuotaOp.ClearUnreadable) {
+      return SubjectQuota.empty(state.subject());
     }
     return state.hasSettings() ? state : SubjectQuota.empty(state.subject()); // DropEmptySettings
   }

@@ -1,8 +1,9 @@
 package io.hbaseqos.operator.quota;
 
 /**
- * One write to HBase. All but {@link DropEmptySettings} are one {@code Admin.setQuota} call each;
- * that one is a conditional delete of a cell HBase's own API can never remove.
+ * One write to HBase. All but {@link DropEmptySettings} and {@link ClearUnreadable} are one
+ * {@code Admin.setQuota} call each; those two are conditional deletes of a cell HBase's own API can
+ * never remove.
  */
 public sealed interface QuotaOp {
 
@@ -25,6 +26,9 @@ public sealed interface QuotaOp {
       }
       if (op instanceof RemoveSpace) {
         return "removed SPACE";
+      }
+      if (op instanceof ClearUnreadable c) {
+        return "deleted the unreadable cell " + c.cell().describe();
       }
       return "dropped the empty settings cell of user " + op.subject().user();
     }).collect(java.util.stream.Collectors.joining(", ", "", " for " + ops.get(0).subject()));
@@ -52,4 +56,11 @@ public sealed interface QuotaOp {
    * {@code Admin.getQuota} and {@code list_quotas}. Applied only while the cell is still empty.
    */
   record DropEmptySettings(Subject subject) implements QuotaOp {}
+
+  /**
+   * Deletes a subject's cell that holds bytes that are not quota settings, only while it holds
+   * exactly those bytes. HBase's {@code setQuota} parses the cell before changing it, so it can
+   * neither overwrite nor remove such a cell; once it is gone the subject is written as usual.
+   */
+  record ClearUnreadable(Subject subject, UnreadableCell cell) implements QuotaOp {}
 }

@@ -40,7 +40,8 @@ public final class QuotaPlan {
    *     {@link #needsRow} says so; may be null otherwise)
    */
   public static List<QuotaOp> plan(SubjectQuota desired, SubjectQuota actual, Map<Subject, SubjectQuota> row) {
-    if (desired.hasSettings() || actual.isEmpty()) {
+    if (desired.hasSettings() || actual.isEmpty() || actual.unreadable() != null) {
+      // an unreadable cell is deleted exactly (one cell, never the row): nothing to pin around it
       return QuotaDiff.between(desired, actual);
     }
     Subject s = desired.subject();

@@ -15,15 +15,22 @@ import java.util.stream.Collectors;
  *     a settings cell only when nothing, not even a false bypass, is left in it), so it can stay
  *     behind holding nothing: an <em>empty cell</em>. Always false for desired settings.
  * @param space the space limit, or null (HBase stores it in the same cell as the throttles)
+ * @param unreadable for settings read from HBase: the subject's cell holds bytes that are not quota
+ *     settings (then nothing else is known of it); null otherwise, always null for desired settings
  */
 public record SubjectQuota(Subject subject, Map<ThrottleKind, Limit> throttles, boolean bypassGlobals,
-    boolean bypassStored, SpaceLimit space) {
+    boolean bypassStored, SpaceLimit space, UnreadableCell unreadable) {
 
   public SubjectQuota {
     EnumMap<ThrottleKind, Limit> copy = new EnumMap<>(ThrottleKind.class);
     copy.putAll(throttles);
     throttles = Collections.unmodifiableMap(copy);
     bypassStored = bypassStored || bypassGlobals;
+  }
+
+  public SubjectQuota(Subject subject, Map<ThrottleKind, Limit> throttles, boolean bypassGlobals,
+      boolean bypassStored, SpaceLimit space) {
+    this(subject, throttles, bypassGlobals, bypassStored, space, null);
   }
 
   public SubjectQuota(Subject subject, Map<ThrottleKind, Limit> throttles, boolean bypassGlobals,
@@ -44,14 +51,22 @@ public record SubjectQuota(Subject subject, Map<ThrottleKind, Limit> throttles, 
     return new SubjectQuota(subject, Map.of(), false, true);
   }
 
-  /** Nothing stored in HBase for this subject (no cell at all). */
-  public boolean isEmpty() {
-    return throttles.isEmpty() && !bypassStored && space == null;
+  /** The subject's cell holds bytes that are not quota settings. */
+  public static SubjectQuota unreadable(Subject subject, UnreadableCell cell) {
+    return new SubjectQuota(subject, Map.of(), false, false, null, cell);
   }
 
-  /** Holds a setting that changes how HBase treats requests: a throttle, a bypass or a space limit. */
+  /** Nothing stored in HBase for this subject (no cell at all). */
+  public boolean isEmpty() {
+    return throttles.isEmpty() && !bypassStored && space == null && unreadable == null;
+  }
+
+  /**
+   * Holds a setting that changes how HBase treats requests: a throttle, a bypass or a space limit;
+   * or an unreadable cell, which changes it too (HBase cannot read the user's quotas past it).
+   */
   public boolean hasSettings() {
-    return !throttles.isEmpty() || bypassGlobals || space != null;
+    return !throttles.isEmpty() || bypassGlobals || space != null || unreadable != null;
   }
 
   /** A cell that exists but holds no setting (see {@link #bypassStored}). */
@@ -61,7 +76,8 @@ public record SubjectQuota(Subject subject, Map<ThrottleKind, Limit> throttles, 
 
   /** The same settings without the storage detail (what a TenantQuota would declare). */
   public SubjectQuota settingsOnly() {
-    return bypassStored == bypassGlobals ? this : new SubjectQuota(subject, throttles, bypassGlobals, false, space);
+    return bypassStored == bypassGlobals ? this
+        : new SubjectQuota(subject, throttles, bypassGlobals, false, space, unreadable);
   }
 
   public SubjectQuota with(ThrottleKind kind, Limit limit) {
@@ -87,6 +103,9 @@ public record SubjectQuota(Subject subject, Map<ThrottleKind, Limit> throttles, 
 
   /** Shell-like rendering, e.g. {@code REQUEST_NUMBER=2500req/sec,READ_SIZE=10M/sec,SPACE=10G NO_INSERTS}. */
   public String describe() {
+    if (unreadable != null) {
+      return "an unreadable cell " + unreadable.describe();
+    }
     String s = throttles.entrySet().stream()
         .map(e -> e.getKey() + "=" + LimitSyntax.format(e.getKey(), e.getValue())
             + (e.getValue().scope() == Limit.Scope.CLUSTER ? "(cluster)" : ""))

@@ -356,12 +356,38 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
       status.set(Conditions.UNMANAGED_REMOVAL, true, "Active",
           "quotas no TenantQuota claims on this HBase are removed (except unmanagedIgnore and retained ones)");
     }
-    if (report.problem() == null) {
+    if (report.problem() == null && report.unreadable().isEmpty()) {
       status.set(Conditions.QUOTA_TABLE_HEALTHY, true, "Healthy", "every row of hbase:quota holds a setting");
+    } else if (report.problem() == null) {
+      String msg = unreadableMessage(report, remove);
+      status.setNotingMessage(Conditions.QUOTA_TABLE_HEALTHY, false, "UnreadableCells", msg,
+          Decision.Note.warning("UnreadableQuotaCells", msg));
     } else {
       status.setNotingMessage(Conditions.QUOTA_TABLE_HEALTHY, false, "Problem", report.problem(),
           Decision.Note.warning("QuotaTableProblem", report.problem()));
     }
+  }
+
+  /**
+   * The cells of hbase:quota that are not quota settings, named (the first three) with what becomes
+   * of them: a claimed subject's is repaired by its tenant, an unclaimed one is removed only under
+   * Remove, one naming no subject is left to an admin, with the shell command.
+   */
+  static String unreadableMessage(Resync.Report report, boolean remove) {
+    java.util.List<io.hbaseqos.operator.quota.UnreadableCell> cells = report.unreadable();
+    StringBuilder sb = new StringBuilder("hbase:quota holds ").append(cells.size())
+        .append(cells.size() == 1 ? " cell" : " cells").append(" that HBase cannot read as quota settings, and ")
+        .append("HBase's own quota reads of their rows fail: ");
+    sb.append(cells.stream().limit(3).map(io.hbaseqos.operator.quota.UnreadableCell::describe)
+        .collect(java.util.stream.Collectors.joining("; ")));
+    if (cells.size() > 3) {
+      sb.append("; and ").append(cells.size() - 3).append(" more");
+    }
+    sb.append(". A TenantQuota's own cell is deleted and rewritten by its reconcile; ")
+        .append(remove ? "an unclaimed one is removed (unmanagedPolicy Remove)"
+            : "an unclaimed one is left alone under unmanagedPolicy Retain")
+        .append(". To delete one by hand: ").append(cells.get(0).shellDelete());
+    return sb.toString();
   }
 
   private void reportTopology(HBaseCluster hc, StatusAggregator<HBaseClusterStatus> status,

@@ -80,8 +80,20 @@ public final class Resync implements AutoCloseable {
    *
    * @param removalHeld under unmanagedPolicy Remove: why nothing was removed (null when removal ran)
    * @param problem an empty row HBase refused to have removed, or a removal that failed
+   * @param unreadable cells of hbase:quota that are not quota settings, still there after this pass:
+   *     a claimed subject's is repaired by its tenant's reconcile, an unclaimed one is removed only
+   *     under unmanagedPolicy Remove, one that names no subject is never touched
    */
-  public record Report(int managed, int unmanaged, String removalHeld, String problem) {}
+  public record Report(int managed, int unmanaged, String removalHeld, String problem,
+      List<io.hbaseqos.operator.quota.UnreadableCell> unreadable) {
+    public Report {
+      unreadable = List.copyOf(unreadable);
+    }
+
+    public Report(int managed, int unmanaged, String removalHeld, String problem) {
+      this(managed, unmanaged, removalHeld, problem, List.of());
+    }
+  }
 
   private final ClusterConnections connections;
   private final Ownership ownership;
@@ -245,9 +257,13 @@ public final class Resync implements AutoCloseable {
     Set<Subject> claimed = ownership.claimed(key);
     int managed = 0;
     int unmanaged = 0;
+    List<io.hbaseqos.operator.quota.UnreadableCell> unreadable = new java.util.ArrayList<>();
     for (var e : state.snapshot().entrySet()) {
       if (!e.getValue().hasSettings()) {
         continue;
+      }
+      if (e.getValue().unreadable() != null) {
+        unreadable.add(e.getValue().unreadable());
       }
       if (claimed.contains(e.getKey())) {
         managed++;
@@ -255,7 +271,12 @@ public final class Resync implements AutoCloseable {
         unmanaged++;
       }
     }
-    reports.put(key, new Report(managed, unmanaged, held, problem != null ? problem : usageProblem));
+    unreadable.addAll(state.strayCells());
+    if (!unreadable.isEmpty()) {
+      LOG.warnf("%s: hbase:quota holds %d cell(s) that are not quota settings: %s", key, unreadable.size(),
+          unreadable.stream().limit(5).map(io.hbaseqos.operator.quota.UnreadableCell::describe).toList());
+    }
+    reports.put(key, new Report(managed, unmanaged, held, problem != null ? problem : usageProblem, unreadable));
     notifyCluster(key);
   }
 

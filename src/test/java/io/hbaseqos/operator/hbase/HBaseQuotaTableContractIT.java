@@ -47,6 +47,16 @@ class HBaseQuotaTableContractIT extends QuotaTableContract {
       }
 
       @Override
+      public void putRaw(String row, String qualifier, byte[] value) throws IOException {
+        try (org.apache.hadoop.hbase.client.Table t = StandaloneHBase.shared().connection()
+            .getTable(org.apache.hadoop.hbase.TableName.valueOf("hbase", "quota"))) {
+          t.put(new org.apache.hadoop.hbase.client.Put(org.apache.hadoop.hbase.util.Bytes.toBytes(row)).addColumn(
+              org.apache.hadoop.hbase.util.Bytes.toBytes("q"), org.apache.hadoop.hbase.util.Bytes.toBytes(qualifier),
+              value));
+        }
+      }
+
+      @Override
       public void unthrottleUser(String user) throws IOException {
         try (Admin admin = StandaloneHBase.shared().admin()) {
           admin.setQuota(QuotaSettingsFactory.unthrottleUser(user));

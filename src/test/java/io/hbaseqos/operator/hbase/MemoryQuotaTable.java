@@ -39,9 +39,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class MemoryQuotaTable implements QuotaBackend {
 
   /** One cell: the throttle types it holds, its bypass field (null: not stored) and its space limit. */
-  private record Cell(Map<ThrottleKind, Limit> throttles, Boolean bypass, SpaceLimit space) {
+  /** A cell: settings, or {@code junk}, bytes that are not quota settings (a raw put). */
+  private record Cell(Map<ThrottleKind, Limit> throttles, Boolean bypass, SpaceLimit space, byte[] junk) {
+    Cell(Map<ThrottleKind, Limit> throttles, Boolean bypass, SpaceLimit space) {
+      this(throttles, bypass, space, null);
+    }
+
     boolean holdsNothing() {
-      return throttles.isEmpty() && !Boolean.TRUE.equals(bypass) && space == null;
+      return junk == null && throttles.isEmpty() && !Boolean.TRUE.equals(bypass) && space == null;
     }
   }
 
@@ -95,11 +100,15 @@ public final class MemoryQuotaTable implements QuotaBackend {
   // ---- HBase's setQuota ------------------------------------------------------------------
 
   /** One {@code Admin.setQuota} as HBase's master applies it (what a shell user does too). */
-  public synchronized void setQuota(QuotaOp op) {
+  public synchronized void setQuota(QuotaOp op) throws IOException {
     Subject s = op.subject();
     String row = rowKey(s);
     String q = qualifier(s);
     Cell cur = rows.getOrDefault(row, new TreeMap<>()).get(q);
+    if (cur != null && cur.junk() != null) {
+      // the master parses the cell before changing it
+      throw new IOException("org.apache.hadoop.hbase.exceptions.DeserializationException: Missing pb magic PBUF prefix");
+    }
     Map<ThrottleKind, Limit> throttles = new EnumMap<>(ThrottleKind.class);
     Boolean bypass = null;
     SpaceLimit space = null;
@@ -173,6 +182,13 @@ public final class MemoryQuotaTable implements QuotaBackend {
     return out;
   }
 
+  /** A raw put of {@code value} into family q, as any client with write access to hbase:quota can make. */
+  public synchronized void putRaw(String row, String qualifier, byte[] value) {
+    rows.computeIfAbsent(row, k -> new TreeMap<>()).put(qualifier, new Cell(Map.of(), null, null, value.clone()));
+  }
+
+  private final List<io.hbaseqos.operator.quota.UnreadableCell> stray = new ArrayList<>();
+
   private static SubjectQuota of(Subject s, Cell c) {
     return new SubjectQuota(s, c.throttles(), Boolean.TRUE.equals(c.bypass()),
         s.kind() == Subject.Kind.USER && c.bypass() != null, c.space());
@@ -181,6 +197,18 @@ public final class MemoryQuotaTable implements QuotaBackend {
   private Map<Subject, SubjectQuota> read(String row) {
     Map<Subject, SubjectQuota> out = new LinkedHashMap<>();
     rows.getOrDefault(row, new TreeMap<>()).forEach((q, c) -> {
+      if (c.junk() != null) {
+        byte[] r = org.apache.hadoop.hbase.util.Bytes.toBytes(row);
+        byte[] qb = org.apache.hadoop.hbase.util.Bytes.toBytes(q);
+        Subject named = QuotaCells.subjectOf(r, qb);
+        var cell = new io.hbaseqos.operator.quota.UnreadableCell(r, qb, QuotaCells.found(c.junk()), c.junk());
+        if (named == null) {
+          stray.add(cell);
+        } else {
+          out.put(named, SubjectQuota.unreadable(named, cell));
+        }
+        return;
+      }
       Subject s = subjectOf(row, q);
       SubjectQuota sq = of(s, c);
       if (!sq.isEmpty()) {
@@ -191,15 +219,18 @@ public final class MemoryQuotaTable implements QuotaBackend {
   }
 
   @Override
-  public Map<Subject, SubjectQuota> readAll() throws IOException {
+  public QuotaTableScan readAll() throws IOException {
     check();
     scans.incrementAndGet();
     Map<Subject, SubjectQuota> copy = new LinkedHashMap<>();
+    List<io.hbaseqos.operator.quota.UnreadableCell> strays;
     synchronized (this) {
+      stray.clear();
       rows.keySet().forEach(r -> copy.putAll(read(r)));
+      strays = List.copyOf(stray);
     }
     duringScan.run(); // the scan has read the table but not returned yet
-    return copy;
+    return new QuotaTableScan(copy, strays);
   }
 
   @Override
@@ -237,6 +268,23 @@ public final class MemoryQuotaTable implements QuotaBackend {
           if (cells.isEmpty()) {
             rows.remove(row);
           }
+        }
+      }
+      return;
+    }
+    if (op instanceof QuotaOp.ClearUnreadable clear) {
+      synchronized (this) {
+        String row = org.apache.hadoop.hbase.util.Bytes.toString(clear.cell().row());
+        String q = org.apache.hadoop.hbase.util.Bytes.toString(clear.cell().qualifier());
+        TreeMap<String, Cell> cells = rows.get(row);
+        Cell c = cells == null ? null : cells.get(q);
+        if (c != null && c.junk() != null && java.util.Arrays.equals(c.junk(), clear.cell().value())) {
+          cells.remove(q);
+          if (cells.isEmpty()) {
+            rows.remove(row);
+          }
+        } else if (c != null) {
+          throw new IOException("the cell " + clear.cell().where() + " changed while it was being deleted");
         }
       }
       return;

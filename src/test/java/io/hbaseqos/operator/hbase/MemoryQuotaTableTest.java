@@ -2,6 +2,7 @@ package io.hbaseqos.operator.hbase;
 
 import io.hbaseqos.operator.quota.QuotaOp;
 import io.hbaseqos.operator.quota.Subject;
+import java.io.IOException;
 import java.util.List;
 
 /** The contract on the in-memory model of hbase:quota. */
@@ -17,8 +18,13 @@ class MemoryQuotaTableTest extends QuotaTableContract {
       }
 
       @Override
-      public void shell(QuotaOp op) {
+      public void shell(QuotaOp op) throws IOException {
         memory.setQuota(op);
+      }
+
+      @Override
+      public void putRaw(String row, String qualifier, byte[] value) {
+        memory.putRaw(row, qualifier, value);
       }
 
       @Override

@@ -76,7 +76,9 @@ class QuotaPlanOnModelTest {
   private static void check(String ownState, List<QuotaOp> own, boolean perTable, boolean perNs,
       SubjectQuota desired) throws Exception {
     MemoryQuotaTable hbase = new MemoryQuotaTable();
-    own.forEach(hbase::setQuota);
+    for (QuotaOp op : own) {
+      hbase.setQuota(op);
+    }
     if (perTable) {
       hbase.setQuota(new QuotaOp.SetThrottle(PER_TABLE, ThrottleKind.READ_NUMBER, L10));
     }

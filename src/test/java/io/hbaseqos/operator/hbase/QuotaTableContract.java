@@ -37,6 +37,9 @@ public abstract class QuotaTableContract {
 
     /** What HBase's own listing ({@code Admin.getQuota}, {@code list_quotas}) shows, in order. */
     List<Subject> listing() throws IOException;
+
+    /** A raw put into family q of hbase:quota, outside HBase's quota API. */
+    void putRaw(String row, String qualifier, byte[] value) throws IOException;
   }
 
   protected abstract Table table();
@@ -102,6 +105,82 @@ public abstract class QuotaTableContract {
     return new Subject[] {own, perTable, perNs};
   }
 
+  /** 19 bytes that are not quota settings, as a stray raw put leaves them. */
+  static final byte[] JUNK = "not a quota at all!".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+  @Test
+  void aCellThatIsNotQuotaSettingsIsReadAsItsSubjectsUnreadableStateHidesNothingAndIsRepairedExactly()
+      throws IOException {
+    String a = u("junk");
+    Subject own = Subject.user(a);
+    Subject perTable = new Subject(a, null, "default:contract_t");
+    table().shell(set(perTable, ThrottleKind.READ_NUMBER, L20));
+    table().putRaw("u." + a, "s", JUNK);
+
+    Map<Subject, SubjectQuota> row = table().operator().readUser(a);
+    assertThat(row.get(own).unreadable()).as("the junk is the user's own state, named").isNotNull();
+    assertThat(row.get(own).unreadable().describe())
+        .isEqualTo("row u." + a + " column q:s (19 bytes that are not quota settings (no PBUF prefix))");
+    assertThat(row.get(perTable).throttles()).as("the row's other cell still reads")
+        .containsEntry(ThrottleKind.READ_NUMBER, L20);
+    assertThat(table().operator().readAll().subjects()).containsKeys(own, perTable);
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> table().shell(set(own, ThrottleKind.REQUEST_NUMBER, L10)))
+        .as("HBase's setQuota parses the cell first: it can neither overwrite nor remove it")
+        .isInstanceOf(IOException.class);
+    assertThat(table().operator().read(own).unreadable()).isNotNull();
+    table().shell(set(perTable, ThrottleKind.WRITE_NUMBER, L10)); // the row's other cells still take writes
+
+    SubjectQuota desired = new SubjectQuota(own, Map.of(ThrottleKind.REQUEST_NUMBER, L10), false);
+    List<QuotaOp> plan = QuotaPlan.plan(desired, table().operator().read(own), null);
+    assertThat(plan).containsExactly(new QuotaOp.ClearUnreadable(own, row.get(own).unreadable()),
+        set(own, ThrottleKind.REQUEST_NUMBER, L10));
+    apply(plan);
+    Map<Subject, SubjectQuota> after = table().operator().readUser(a);
+    assertThat(after.get(own).throttles()).containsExactly(Map.entry(ThrottleKind.REQUEST_NUMBER, L10));
+    assertThat(after.get(perTable).throttles()).as("only that one cell was deleted")
+        .containsEntry(ThrottleKind.READ_NUMBER, L20);
+  }
+
+  @Test
+  void anUnreadableCellIsDeletedOnlyWhileItHoldsTheBytesRead() throws IOException {
+    String a = u("junk-race");
+    Subject own = Subject.user(a);
+    table().putRaw("u." + a, "s", JUNK);
+    SubjectQuota read = table().operator().read(own);
+    byte[] other = "other junk".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    table().putRaw("u." + a, "s", other); // changed after the read
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+        () -> table().operator().apply(new QuotaOp.ClearUnreadable(own, read.unreadable())))
+        .isInstanceOf(IOException.class).hasMessageContaining("changed");
+    assertThat(table().operator().read(own).unreadable().value()).isEqualTo(other);
+    // removal as the operator plans it, from a fresh read
+    removeAsPlanned(own);
+    assertThat(table().operator().readUser(a)).isEmpty();
+  }
+
+  @Test
+  void anUnreadableCellNamingNoSubjectIsReportedByTheScanAndNeverFailsIt() throws IOException {
+    String a = u("stray");
+    String b = u("stray-b");
+    table().shell(set(Subject.user(b), ThrottleKind.REQUEST_NUMBER, L10));
+    table().putRaw("u." + a, "x", JUNK);
+    try {
+      QuotaTableScan scan = table().operator().readAll();
+      assertThat(scan.stray()).extracting(io.hbaseqos.operator.quota.UnreadableCell::where)
+          .contains("row u." + a + " column q:x");
+      assertThat(scan.subjects()).containsKey(Subject.user(b)).doesNotContainKey(Subject.user(a));
+    } finally {
+      for (var c : table().operator().readAll().stray()) {
+        if (c.where().equals("row u." + a + " column q:x")) {
+          table().operator().apply(new QuotaOp.ClearUnreadable(Subject.user(a), c));
+        }
+      }
+    }
+    assertThat(table().operator().readAll().stray()).extracting(io.hbaseqos.operator.quota.UnreadableCell::where)
+        .doesNotContain("row u." + a + " column q:x");
+  }
+
   @Test
   void aBypassSwitchedOffLeavesAnEmptyCellThatHidesLaterRowsFromHBasesOwnListing() throws IOException {
     String a = u("a");
@@ -116,7 +195,7 @@ public abstract class QuotaTableContract {
     SubjectQuota left = table().operator().read(Subject.user(a));
     assertThat(left.isEmptyCell()).as("a cell holding only bypass_globals=false").isTrue();
     assertThat(listingOf(a, b)).as("HBase's listing stops at the empty row").isEmpty();
-    assertThat(table().operator().readAll()).as("the operator's raw read does not stop")
+    assertThat(table().operator().readAll().subjects()).as("the operator's raw read does not stop")
         .containsKeys(Subject.user(a), Subject.user(b));
     // nothing HBase's API offers removes it: a further unthrottle keeps the cell
     table().unthrottleUser(a);
@@ -223,7 +302,7 @@ public abstract class QuotaTableContract {
       table().shell(set(namespace, ThrottleKind.REQUEST_NUMBER, L10));
       assertThat(table().operator().read(table).throttles()).containsOnlyKeys(ThrottleKind.READ_NUMBER,
           ThrottleKind.WRITE_NUMBER);
-      assertThat(table().operator().readAll()).containsKeys(table, namespace);
+      assertThat(table().operator().readAll().subjects()).containsKeys(table, namespace);
       removeAsPlanned(table);
       removeAsPlanned(namespace);
       assertThat(table().operator().read(table).isEmpty()).isTrue();
@@ -258,12 +337,12 @@ public abstract class QuotaTableContract {
         assertThat(q.space()).isEqualTo(disable);
       });
       table().shell(new QuotaOp.SetSpace(namespace, tenGiB));
-      assertThat(table().operator().readAll()).containsKeys(table, namespace);
+      assertThat(table().operator().readAll().subjects()).containsKeys(table, namespace);
       removeAsPlanned(table);
       removeAsPlanned(namespace);
       assertThat(table().operator().read(table).isEmpty()).as("nothing left of the table's cell").isTrue();
       assertThat(table().operator().read(namespace).isEmpty()).isTrue();
-      assertThat(table().operator().readAll()).doesNotContainKeys(table, namespace);
+      assertThat(table().operator().readAll().subjects()).doesNotContainKeys(table, namespace);
     } finally {
       removeAsPlanned(table);
       removeAsPlanned(namespace);

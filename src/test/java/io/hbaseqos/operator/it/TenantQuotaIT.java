@@ -193,6 +193,70 @@ class TenantQuotaIT {
     assertThat(HBaseQuotas.user(u)).isEqualTo(Map.of("REQUEST_NUMBER", "100req/sec", "WRITE_SIZE", "1M/sec"));
   }
 
+  /**
+   * A raw put of bytes that are not quota settings into hbase:quota (issue: one such cell took every
+   * HBaseCluster on that HBase to Unreachable). Now the cluster stays Ready and names the cell; a
+   * managed subject's cell is deleted and rewritten as drift; an unmanaged one is left under Retain
+   * and removed under Remove; drift correction goes on meanwhile.
+   */
+  @Test
+  void aCellThatIsNotQuotaSettingsNeverTakesTheClusterDownAndIsRepairedOrReported() {
+    String managed = "junk-m-" + ns;
+    String unmanaged = "zz-junk-u-" + ns;
+    byte[] junk = "not a quota at all!".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    k8s.resource(tenant(ns, "junk", "hb", user(managed), t(ThrottleKind.REQUEST_NUMBER, "100req/sec"))).create();
+    awaitReady("junk");
+    try {
+      QuotaTableRaw.put(StandaloneHBase.shared(), "u." + unmanaged, "s", junk);
+      QuotaTableRaw.put(StandaloneHBase.shared(), "u." + managed, "s", junk);
+      assertThat(raw(managed)).isEqualTo(Map.of("u." + managed + " q:s", "?not a quota at all!"));
+
+      // the managed cell: deleted exactly and rewritten, counted as drift
+      await().atMost(30, TimeUnit.SECONDS).untilAsserted(() ->
+          assertThat(QuotaTableRaw.userLimit(StandaloneHBase.shared(), managed, "req_num")).isEqualTo(100L));
+      await().atMost(15, TimeUnit.SECONDS).untilAsserted(() -> assertThat(events("junk")).anySatisfy(e -> {
+        assertThat(e.getReason()).isEqualTo("DriftCorrected");
+        assertThat(e.getMessage()).contains("restored user=" + managed + " to REQUEST_NUMBER=100req/sec (found an "
+            + "unreadable cell row u." + managed + " column q:s (19 bytes that are not quota settings (no PBUF prefix))");
+      }));
+
+      // the unmanaged one: named on the cluster, which stays Ready
+      await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> {
+        HBaseCluster c = k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").get();
+        Condition healthy = c.getStatus().condition("QuotaTableHealthy").orElseThrow();
+        assertThat(healthy.getStatus()).isEqualTo("False");
+        assertThat(healthy.getReason()).isEqualTo("UnreadableCells");
+        assertThat(healthy.getMessage()).contains("row u." + unmanaged + " column q:s (19 bytes that are not quota "
+            + "settings (no PBUF prefix))", "left alone under unmanagedPolicy Retain", "deleteall 'hbase:quota', 'u."
+            + unmanaged + "', 'q:s'");
+        assertThat(io.hbaseqos.operator.api.Conditions.isTrue(c.getStatus(), "Ready")).as("Ready beside it").isTrue();
+      });
+      assertThat(raw(unmanaged)).as("Retain leaves it").hasSize(1);
+
+      // drift of the managed tenant is still corrected while the junk stays
+      HBaseQuotas.set(QuotaSettingsFactory.throttleUser(managed, ThrottleType.REQUEST_NUMBER, 999, TimeUnit.SECONDS));
+      await().atMost(30, TimeUnit.SECONDS).untilAsserted(() ->
+          assertThat(QuotaTableRaw.userLimit(StandaloneHBase.shared(), managed, "req_num")).isEqualTo(100L));
+
+      // under Remove (a second resource for this HBase, ignoring all but the junk's user) it goes
+      String ns2 = KubeApi.newNamespace("junk");
+      NAMESPACES.add(ns2);
+      HBaseCluster remover = cluster(ns2, "hb", StandaloneHBase.shared().connectionSpec(), "2s");
+      remover.getSpec().getQuotas().setUnmanagedPolicy(io.hbaseqos.operator.api.QuotaSettingsSpec.UnmanagedPolicy.Remove);
+      remover.getSpec().getQuotas().setUnmanagedIgnore(List.of("^(?!user=" + unmanaged + "$)"));
+      k8s.resource(remover).create();
+      await().atMost(30, TimeUnit.SECONDS).until(() -> raw(unmanaged).isEmpty());
+      k8s.resource(remover).delete();
+      await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> {
+        HBaseCluster c = k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").get();
+        assertThat(c.getStatus().condition("QuotaTableHealthy").orElseThrow().getStatus())
+            .isEqualTo("True");
+      });
+    } finally {
+      QuotaTableRaw.delete(StandaloneHBase.shared(), "u." + unmanaged, "s");
+    }
+  }
+
   @Test
   void secondClaimOnASubjectIsAConflictAndTakesOverWhenTheFirstGoes() {
     String u = "gina-" + ns;

@@ -53,6 +53,26 @@ public final class QuotaTableRaw {
     return out;
   }
 
+  /** A raw put into family q of hbase:quota, outside HBase's quota API (what a stray tool can do). */
+  public static void put(StandaloneHBase hbase, String row, String qualifier, byte[] value) {
+    try (Table t = hbase.connection().getTable(TableName.valueOf("hbase", "quota"))) {
+      t.put(new org.apache.hadoop.hbase.client.Put(Bytes.toBytes(row)).addColumn(Bytes.toBytes("q"),
+          Bytes.toBytes(qualifier), value));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** A raw delete of one cell of family q of hbase:quota. */
+  public static void delete(StandaloneHBase hbase, String row, String qualifier) {
+    try (Table t = hbase.connection().getTable(TableName.valueOf("hbase", "quota"))) {
+      t.delete(new org.apache.hadoop.hbase.client.Delete(Bytes.toBytes(row)).addColumns(Bytes.toBytes("q"),
+          Bytes.toBytes(qualifier)));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** Only the cells of subjects whose row key contains {@code marker} (a test's own users or tables). */
   public static Map<String, String> read(StandaloneHBase hbase, String marker) {
     Map<String, String> all = read(hbase);

@@ -1,0 +1,90 @@
+package io.hbaseqos.operator.quota;
+
+import java.util.Arrays;
+
+/**
+ * A cell of {@code hbase:quota} (family {@code q}) that does not parse as quota settings: written
+ * there outside HBase's quota API (a raw put, a tool, a broken restore). HBase's own
+ * {@code setQuota} cannot overwrite it (it parses the cell first), and its parse of the user's row
+ * fails on it, so it is repaired by deleting exactly this cell.
+ *
+ * @param row the row key, exactly as stored
+ * @param qualifier the column qualifier, exactly as stored
+ * @param found what the cell holds, in words (its size and why it is not a quota)
+ * @param value the cell's bytes: the delete is conditional on them, so nothing written meanwhile is lost
+ */
+public record UnreadableCell(byte[] row, byte[] qualifier, String found, byte[] value) {
+
+  public UnreadableCell {
+    row = row.clone();
+    qualifier = qualifier.clone();
+    value = value.clone();
+  }
+
+  @Override
+  public byte[] row() {
+    return row.clone();
+  }
+
+  @Override
+  public byte[] qualifier() {
+    return qualifier.clone();
+  }
+
+  @Override
+  public byte[] value() {
+    return value.clone();
+  }
+
+  /** Where it is, printable: {@code row u.bob column q:s}. */
+  public String where() {
+    return "row " + printable(row) + " column q:" + printable(qualifier);
+  }
+
+  /** Where it is and what it holds, for status, events and logs. */
+  public String describe() {
+    return where() + " (" + found + ")";
+  }
+
+  /** The HBase shell command that deletes this cell. */
+  public String shellDelete() {
+    byte[] column = new byte[qualifier.length + 2];
+    column[0] = 'q';
+    column[1] = ':';
+    System.arraycopy(qualifier, 0, column, 2, qualifier.length);
+    return HBaseShell.deleteQuotaCell(row, column);
+  }
+
+  /**
+   * Bytes as text a terminal and a Kubernetes status can carry: printable ASCII kept, everything
+   * else (and the backslash) as {@code \xNN}, the way HBase's shell writes binary keys.
+   */
+  static String printable(byte[] b) {
+    StringBuilder sb = new StringBuilder();
+    for (byte x : b) {
+      int c = x & 0xff;
+      if (c >= 0x20 && c < 0x7f && c != '\\') {
+        sb.append((char) c);
+      } else {
+        sb.append(String.format("\\x%02X", c));
+      }
+    }
+    return sb.toString();
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof UnreadableCell u && Arrays.equals(row, u.row) && Arrays.equals(qualifier, u.qualifier)
+        && Arrays.equals(value, u.value);
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * (31 * Arrays.hashCode(row) + Arrays.hashCode(qualifier)) + Arrays.hashCode(value);
+  }
+
+  @Override
+  public String toString() {
+    return describe();
+  }
+}
