@@ -2,6 +2,7 @@ package io.hbaseqos.operator.app;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
+import io.hbaseqos.operator.cluster.WriteFence;
 import io.hbaseqos.operator.calibration.CalibrationLoops;
 import io.hbaseqos.operator.cluster.ClusterConnections;
 import io.hbaseqos.operator.hbase.BackendFactory;
@@ -118,15 +119,36 @@ public class OperatorBeans {
     login.ifPresent(KerberosLogin::close);
   }
 
+  /**
+   * Only the Lease holder writes to HBase (see {@link LeaseFence}); without leader election every
+   * write is allowed. Whether the framework runs the election is asked at the first write, once the
+   * framework's configuration exists.
+   */
+  @Produces
+  @Singleton
+  WriteFence writeFence(KubernetesClient client, Leadership leadership, LeaderElectionConfiguration election,
+      jakarta.inject.Provider<io.quarkiverse.operatorsdk.runtime.QuarkusConfigurationService> configuration) {
+    String namespace = election.getLeaseNamespace().orElseGet(client::getNamespace);
+    String name = election.getLeaseName();
+    java.util.concurrent.atomic.AtomicReference<Boolean> on = new java.util.concurrent.atomic.AtomicReference<>();
+    return new LeaseFence(() -> on.updateAndGet(v -> v != null ? v
+        : configuration.get().getLeaderElectionConfiguration().isPresent()), leadership::leading,
+        () -> Optional.ofNullable(client.leases().inNamespace(namespace).withName(name).get())
+            .map(l -> new LeaseFence.Reading(String.valueOf(l.getSpec().getHolderIdentity()),
+                l.getSpec().getRenewTime() == null ? java.time.Instant.EPOCH : l.getSpec().getRenewTime().toInstant(), 0)),
+        election.getIdentity().orElse("?"), namespace + "/" + name, election.getRenewDeadline(),
+        Duration.ofMillis(500), Clock.systemUTC(), System::nanoTime);
+  }
+
   @Produces
   @Singleton
   OperatorCore core(KubernetesClient client, OperatorMetrics metrics, EventRecorder events, Clock clock,
-      CalibrationLoops loops, Optional<KerberosLogin> kerberos,
+      CalibrationLoops loops, Optional<KerberosLogin> kerberos, WriteFence fence,
       @ConfigProperty(name = "hbaseqos.hbase.site-file") Optional<String> siteFile,
       @ConfigProperty(name = "hbaseqos.hbase.call-timeout", defaultValue = "15s") Duration callTimeout) {
     return new OperatorCore(client, BackendFactory.withSiteFile(siteFile.filter(s -> !s.isBlank())
         .map(java.nio.file.Path::of).orElse(null), kerberos.<Negotiator>map(k -> k).orElse(Negotiator.NONE)),
-        metrics, events, clock, callTimeout, loops);
+        metrics, events, clock, callTimeout, loops, fence);
   }
 
   void closeCore(@Disposes OperatorCore core) {

@@ -3,6 +3,7 @@ package io.hbaseqos.operator.app;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hbaseqos.operator.calibration.CalibrationLoops;
 import io.hbaseqos.operator.cluster.ClusterConnections;
+import io.hbaseqos.operator.cluster.WriteFence;
 import io.hbaseqos.operator.hbase.BackendFactory;
 import io.hbaseqos.operator.limit.TenantLimits;
 import io.hbaseqos.operator.metrics.OperatorMetrics;
@@ -41,11 +42,17 @@ public final class OperatorCore implements AutoCloseable {
 
   public OperatorCore(KubernetesClient client, BackendFactory factory, OperatorMetrics metrics, EventRecorder events,
       Clock clock, Duration callTimeout, CalibrationLoops loops) {
+    this(client, factory, metrics, events, clock, callTimeout, loops, WriteFence.NONE);
+  }
+
+  /** @param fence checked before every write to HBase (only the leader writes) */
+  public OperatorCore(KubernetesClient client, BackendFactory factory, OperatorMetrics metrics, EventRecorder events,
+      Clock clock, Duration callTimeout, CalibrationLoops loops, WriteFence fence) {
     this.events = events;
     this.metrics = metrics;
     this.clock = clock;
     this.loops = loops;
-    this.connections = new ClusterConnections(factory, metrics, clock, callTimeout);
+    this.connections = new ClusterConnections(factory, metrics, clock, callTimeout, fence);
     this.ownership = new Ownership(connections::identity);
     this.retained = new ConfigMapRetainedSubjects(client);
     this.triggers = new Triggers(events, ownership);

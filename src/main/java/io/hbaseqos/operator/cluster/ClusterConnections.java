@@ -27,11 +27,25 @@ public class ClusterConnections implements AutoCloseable {
   private final Map<String, MetricsGateway> gateways = new ConcurrentHashMap<>();
   private final PrometheusClient prometheus = new PrometheusClient();
 
+  private final WriteFence fence;
+
   public ClusterConnections(BackendFactory factory, OperatorMetrics metrics, Clock clock, Duration callTimeout) {
+    this(factory, metrics, clock, callTimeout, WriteFence.NONE);
+  }
+
+  /** @param fence checked before every write to any cluster (leader election: only the lease holder writes) */
+  public ClusterConnections(BackendFactory factory, OperatorMetrics metrics, Clock clock, Duration callTimeout,
+      WriteFence fence) {
+    this.fence = fence;
     this.factory = factory;
     this.metrics = metrics;
     this.clock = clock;
     this.callTimeout = callTimeout;
+  }
+
+  /** Checked before every write to HBase, and before a status write (only the leader writes). */
+  public WriteFence fence() {
+    return fence;
   }
 
   public static String key(String namespace, String name) {
@@ -47,7 +61,7 @@ public class ClusterConnections implements AutoCloseable {
     String key = key(hc);
     ConnectionSpec connection = hc.getSpec().getConnection();
     ClusterState state = states.computeIfAbsent(key, k -> {
-      ClusterState s = new ClusterState(k, connection, factory, metrics, clock, callTimeout);
+      ClusterState s = new ClusterState(k, connection, factory, metrics, clock, callTimeout, fence);
       metrics.clusterUp(k, s::isAvailable);
       return s;
     });

@@ -66,6 +66,7 @@ public class ClusterState {
   private QuotaBackend backend;
 
   private final Map<Subject, SubjectQuota> snapshot = new ConcurrentHashMap<>();
+  private final WriteFence fence;
   private volatile List<io.hbaseqos.operator.quota.UnreadableCell> strayCells = List.of();
   private final Map<Subject, Long> lastWrite = new ConcurrentHashMap<>();
   /** Subjects whose cached state is unknown (a write failed): read again before the next diff. */
@@ -109,7 +110,14 @@ public class ClusterState {
 
   public ClusterState(String id, ConnectionSpec connection, BackendFactory factory, OperatorMetrics metrics, Clock clock,
       Duration callTimeout) {
+    this(id, connection, factory, metrics, clock, callTimeout, WriteFence.NONE);
+  }
+
+  /** @param fence checked on the HBase call thread immediately before every write */
+  public ClusterState(String id, ConnectionSpec connection, BackendFactory factory, OperatorMetrics metrics, Clock clock,
+      Duration callTimeout, WriteFence fence) {
     this.id = id;
+    this.fence = fence;
     this.connection = connection;
     this.factory = factory;
     this.metrics = metrics;
@@ -315,6 +323,7 @@ public class ClusterState {
   /** One change to the cluster-wide throttle policy. */
   public void apply(RegionServerPolicy.Op op) throws IOException {
     call("setRegionServerPolicy", b -> {
+      fence.check();
       b.apply(op);
       return null;
     });
@@ -336,7 +345,10 @@ public class ClusterState {
    * that status shows them before the next listing.
    */
   public boolean writeNamespaceLimits(String name, NamespaceLimits limits) throws IOException {
-    boolean done = call("setNamespaceLimits", b -> b.setNamespaceLimits(name, limits));
+    boolean done = call("setNamespaceLimits", b -> {
+      fence.check();
+      return b.setNamespaceLimits(name, limits);
+    });
     if (done) {
       metrics.quotaWrite(id, "SetNamespaceLimits");
     }
@@ -436,6 +448,7 @@ public class ClusterState {
     try {
       call(op instanceof QuotaOp.DropEmptySettings ? "dropEmptySettings"
           : op instanceof QuotaOp.ClearUnreadable ? "clearUnreadable" : "setQuota", b -> {
+        fence.check();
         b.apply(op);
         return null;
       }, () -> inDoubt.put(s, clock.instant().plus(settleTime())));
@@ -556,6 +569,7 @@ public class ClusterState {
   private static boolean isRequestError(Throwable e) {
     String n = e.getClass().getName();
     return n.endsWith("DoNotRetryIOException") || e instanceof IllegalArgumentException
+        || e instanceof WriteFence.NotLeaderException
         || e instanceof io.hbaseqos.operator.hbase.MetricsUnavailableException
         || io.hbaseqos.operator.quota.HBaseRefusals.permissionDenied(e).isPresent();
   }

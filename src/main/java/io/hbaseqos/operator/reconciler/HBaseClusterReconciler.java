@@ -480,7 +480,7 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
   }
 
   private UpdateControl<HBaseCluster> finish(Context<HBaseCluster> context, StatusAggregator<HBaseClusterStatus> status) {
-    status.write(context.getClient());
+    status.write(context.getClient(), connections.fence());
     return UpdateControl.noUpdate();
   }
 

@@ -128,7 +128,20 @@ final class StatusAggregator<S extends ConditionedStatus> {
   }
 
   /** Writes what changed of the status (nothing when nothing did), with the generation observed. */
-  void write(KubernetesClient client) {
+  /**
+   * Writes what changed, unless the fence says this replica no longer leads: a leader that was
+   * paused past its lease must not write the status of a reconcile it finished after resuming over
+   * the new leader's (status patches carry no resourceVersion), or the new leader would no longer
+   * see its own settled status and would report the repair of a stale write as a plain apply.
+   */
+  void write(KubernetesClient client, io.hbaseqos.operator.cluster.WriteFence fence) {
+    try {
+      fence.check();
+    } catch (io.hbaseqos.operator.cluster.WriteFence.NotLeaderException e) {
+      org.jboss.logging.Logger.getLogger(StatusAggregator.class).debugf("status of %s not written: %s",
+          resource.getMetadata().getName(), e.getMessage());
+      return;
+    }
     st.setObservedGeneration(gen);
     Statuses.write(client, resource, old, st);
   }

@@ -185,7 +185,7 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
   public UpdateControl<TenantQuota> reconcile(TenantQuota tq, Context<TenantQuota> context) {
     Pass p = new Pass(tq, clock.instant());
     run(p, context);
-    p.status.write(context.getClient());
+    p.status.write(context.getClient(), connections.fence());
     UpdateControl<TenantQuota> control = UpdateControl.noUpdate();
     if (p.retry != null) {
       control.rescheduleAfter(p.retry);

@@ -57,6 +57,29 @@ class ClusterStateTest {
       new OperatorMetrics(new SimpleMeterRegistry()), clock);
 
   @Test
+  void aWriteTheFenceRefusesReachesNoHBaseAndLeavesTheClusterAvailable() throws Exception {
+    java.util.concurrent.atomic.AtomicBoolean lead = new java.util.concurrent.atomic.AtomicBoolean(true);
+    ClusterState fenced = new ClusterState("ns/hb", new ConnectionSpec(), c -> hbase,
+        new OperatorMetrics(new SimpleMeterRegistry()), clock, Duration.ofSeconds(5), () -> {
+          if (!lead.get()) {
+            throw new WriteFence.NotLeaderException("Lease ns/l is held by other");
+          }
+        });
+    Subject u = Subject.user("fenced");
+    fenced.ensureLoaded();
+    fenced.write(new QuotaOp.SetThrottle(u, ThrottleKind.REQUEST_NUMBER, L));
+    int writes = hbase.writes.get();
+    lead.set(false);
+    assertThatThrownBy(() -> fenced.write(new QuotaOp.RemoveThrottle(u, ThrottleKind.REQUEST_NUMBER)))
+        .isInstanceOf(WriteFence.NotLeaderException.class).hasMessageContaining("held by other");
+    assertThat(hbase.writes.get()).as("nothing reached HBase").isEqualTo(writes);
+    assertThat(hbase.read(u).throttles()).containsKey(ThrottleKind.REQUEST_NUMBER);
+    assertThat(fenced.isAvailable()).as("a refusal, not an outage: no back-off").isTrue();
+    assertThat(fenced.isUnsure(u)).as("read again before the next decision").isTrue();
+    fenced.close();
+  }
+
+  @Test
   void loadsOnceLearnsTheIdentityAndWritesThrough() throws Exception {
     Subject u = Subject.user("a");
     hbase.setQuota(new QuotaOp.SetThrottle(u, ThrottleKind.REQUEST_NUMBER, L));
