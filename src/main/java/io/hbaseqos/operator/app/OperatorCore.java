@@ -54,7 +54,9 @@ public final class OperatorCore implements AutoCloseable {
     this.loops = loops;
     this.connections = new ClusterConnections(factory, metrics, clock, callTimeout, fence);
     this.ownership = new Ownership(connections::identity);
-    this.retained = new ConfigMapRetainedSubjects(client);
+    // the records of retained quotas live in the operator's own namespace, beyond any tenant's
+    this.retained = new ConfigMapRetainedSubjects(client,
+        java.util.Optional.ofNullable(client.getNamespace()).filter(n -> !n.isBlank()).orElse("default"));
     this.triggers = new Triggers(events, ownership);
     this.resync = new Resync(connections, ownership, sync, retained, metrics);
     this.limits = new TenantLimits(loops, protection, TenantQuotaReconciler.peers(ownership));

@@ -132,6 +132,10 @@ public final class Ownership {
    * after a restart, still shares claims with the HBase it wrote to and does not hold removal
    * everywhere; only a cluster never reached at all is unknown.
    */
+  public String hbaseIdentity(String clusterKey) {
+    return identity(clusterKey);
+  }
+
   String identity(String clusterKey) {
     String live = identityOf.apply(clusterKey);
     if (live != null) {

@@ -16,67 +16,106 @@ import java.security.NoSuchAlgorithmException;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * Retained subjects in one ConfigMap per HBaseCluster ({@code <cluster>-retained-quotas}, owned by
- * it): one key per subject (a hash; the value is the subject as {@code user=u,table=ns:t}). Keys are
- * added and removed with merge patches, so concurrent deletions never lose each other's entries.
- * Deleting a key by hand lets {@code unmanagedPolicy: Remove} remove that subject's quotas.
+ * Retained subjects in one ConfigMap per HBase, in the operator's own namespace
+ * ({@code hbaseqos-retained-<hash of the HBase cluster id>}, annotated with the cluster id, owned by
+ * nothing): it outlives the tenant's namespace, the HBaseCluster and its namespace, so a Retain in a
+ * namespace being deleted always finishes (a terminating namespace refuses new objects) and a later
+ * {@code unmanagedPolicy: Remove} on that HBase still keeps what was retained. One key per subject
+ * (a hash; the value is the subject as {@code user=u,table=ns:t}), added and removed with merge
+ * patches, so concurrent deletions never lose each other's entries. Deleting a key by hand lets
+ * {@code Remove} remove that subject's quotas.
+ *
+ * <p>Records written before, in {@code <cluster>-retained-quotas} beside the HBaseCluster (owned by
+ * it), are still read and forgotten; one is written there only while the HBase was never reached
+ * (its id unknown).
  */
 public final class ConfigMapRetainedSubjects implements RetainedSubjects {
   static final String SUFFIX = "-retained-quotas";
+  static final String PREFIX = "hbaseqos-retained-";
+  static final String CLUSTER_ID = "hbaseqos.io/hbase-cluster-id";
   private final KubernetesClient client;
+  private final String namespace;
 
-  public ConfigMapRetainedSubjects(KubernetesClient client) {
+  /** @param namespace the operator's own namespace, where the records are kept */
+  public ConfigMapRetainedSubjects(KubernetesClient client, String namespace) {
     this.client = client;
+    this.namespace = namespace;
   }
 
   static String name(HBaseCluster hc) {
     return hc.getMetadata().getName() + SUFFIX;
   }
 
-  static String keyOf(Subject s) {
+  static String nameFor(String hbase) {
+    return PREFIX + hash(hbase);
+  }
+
+  private static String hash(String s) {
     try {
-      byte[] d = MessageDigest.getInstance("SHA-256").digest(s.toString().getBytes(StandardCharsets.UTF_8));
-      return "s-" + HexFormat.of().formatHex(d, 0, 16);
+      byte[] d = MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(d, 0, 16);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
   }
 
+  static String keyOf(Subject s) {
+    return "s-" + hash(s.toString());
+  }
+
   @Override
-  public void retain(HBaseCluster hc, Subject subject) {
-    var maps = client.configMaps().inNamespace(hc.getMetadata().getNamespace());
+  public void retain(String hbase, HBaseCluster hc, Subject subject) {
+    if (hbase != null) {
+      put(namespace, nameFor(hbase), new ConfigMapBuilder().withNewMetadata().withName(nameFor(hbase))
+          .withNamespace(namespace).addToLabels("app.kubernetes.io/managed-by", "hbase-qos-operator")
+          .addToAnnotations(CLUSTER_ID, hbase).endMetadata(), subject);
+      return;
+    }
+    put(hc.getMetadata().getNamespace(), name(hc), new ConfigMapBuilder().withNewMetadata().withName(name(hc))
+        .withNamespace(hc.getMetadata().getNamespace())
+        .addToLabels("app.kubernetes.io/managed-by", "hbase-qos-operator")
+        .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion(hc.getApiVersion()).withKind(hc.getKind())
+            .withName(hc.getMetadata().getName()).withUid(hc.getMetadata().getUid()).build())
+        .endMetadata(), subject);
+  }
+
+  private void put(String ns, String name, ConfigMapBuilder fresh, Subject subject) {
+    var maps = client.configMaps().inNamespace(ns);
     String patch = "{\"data\":{\"" + keyOf(subject) + "\":" + json(subject.toString()) + "}}";
     try {
-      maps.withName(name(hc)).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+      maps.withName(name).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
     } catch (KubernetesClientException e) {
       if (e.getCode() != 404) {
         throw e;
       }
-      ConfigMap cm = new ConfigMapBuilder().withNewMetadata().withName(name(hc))
-          .withNamespace(hc.getMetadata().getNamespace())
-          .addToLabels("app.kubernetes.io/managed-by", "hbase-qos-operator")
-          .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion(hc.getApiVersion()).withKind(hc.getKind())
-              .withName(hc.getMetadata().getName()).withUid(hc.getMetadata().getUid()).build())
-          .endMetadata().withData(Map.of(keyOf(subject), subject.toString())).build();
+      ConfigMap cm = fresh.withData(Map.of(keyOf(subject), subject.toString())).build();
       try {
         maps.resource(cm).create();
       } catch (KubernetesClientException conflict) {
         if (conflict.getCode() != 409) {
           throw conflict;
         }
-        maps.withName(name(hc)).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+        maps.withName(name).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
       }
     }
   }
 
   @Override
-  public void forget(HBaseCluster hc, Subject subject) {
+  public void forget(String hbase, HBaseCluster hc, Subject subject) {
+    if (hbase != null) {
+      drop(namespace, nameFor(hbase), subject);
+    }
+    drop(hc.getMetadata().getNamespace(), name(hc), subject);
+  }
+
+  private void drop(String ns, String name, Subject subject) {
     try {
-      client.configMaps().inNamespace(hc.getMetadata().getNamespace()).withName(name(hc))
+      client.configMaps().inNamespace(ns).withName(name)
           .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"data\":{\"" + keyOf(subject) + "\":null}}");
     } catch (KubernetesClientException e) {
       if (e.getCode() != 404) {
@@ -86,10 +125,16 @@ public final class ConfigMapRetainedSubjects implements RetainedSubjects {
   }
 
   @Override
-  public Set<Subject> retained(Collection<HBaseCluster> clusters) {
+  public Set<Subject> retained(Collection<String> hbases, Collection<HBaseCluster> clusters) {
     Set<Subject> out = new HashSet<>();
+    List<ConfigMap> maps = new java.util.ArrayList<>();
+    for (String hbase : new java.util.TreeSet<>(hbases)) {
+      maps.add(client.configMaps().inNamespace(namespace).withName(nameFor(hbase)).get());
+    }
     for (HBaseCluster hc : clusters) {
-      ConfigMap cm = client.configMaps().inNamespace(hc.getMetadata().getNamespace()).withName(name(hc)).get();
+      maps.add(client.configMaps().inNamespace(hc.getMetadata().getNamespace()).withName(name(hc)).get());
+    }
+    for (ConfigMap cm : maps) {
       if (cm != null && cm.getData() != null) {
         cm.getData().values().forEach(v -> {
           Subject s = parse(v);

@@ -456,7 +456,22 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
       return released(tq, subject); // a live claimant has taken over, or another one owns it
     }
     if (spec != null && spec.getDeletionPolicy() == TenantQuotaSpec.DeletionPolicy.Retain) {
-      retained.retain(hc, subject); // before the finalizer goes: Remove must never take them
+      String hbase = ownership.hbaseIdentity(Ownership.clusterKeyOf(tq));
+      try {
+        retained.retain(hbase, hc, subject); // before the finalizer goes: Remove must never take them
+      } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+        if (hbase == null && e.getCode() == 403 && String.valueOf(e.getMessage()).contains("being terminated")) {
+          // never reached, so no record beyond the namespace, and the namespace refuses new objects
+          events.warning(tq, "RetainedUnrecorded", "deletionPolicy Retain: throttles stay in HBase, but the record "
+              + "that keeps unmanagedPolicy Remove from removing them could not be written: HBaseCluster "
+              + Ownership.clusterKeyOf(tq) + " never reached its HBase and namespace "
+              + hc.getMetadata().getNamespace() + " is being deleted");
+          return released(tq, subject);
+        }
+        events.warning(tq, "CleanupFailed", "could not record the retained quotas (" + Errors.rootMessage(e)
+            + "); retrying");
+        return DeleteControl.noFinalizerRemoval().rescheduleAfter(Duration.ofSeconds(10).toMillis());
+      }
       events.normal(tq, "Retained", "deletionPolicy Retain: throttles stay in HBase");
       return released(tq, subject);
     }
@@ -478,7 +493,12 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
       if (out.leftBehind() != null) {
         events.warning(tq, "EmptyQuotaRow", out.leftBehind());
       }
-      retained.forget(hc, subject);
+      try {
+        retained.forget(ownership.hbaseIdentity(Ownership.clusterKeyOf(tq)), hc, subject);
+      } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+        // the quotas are gone: a record left behind only keeps Remove from a subject HBase no longer holds
+        LOG.warnf("could not forget the retained record of %s: %s", subject, Errors.rootMessage(e));
+      }
       return released(tq, subject);
     } catch (QuotaSync.InDoubtException e) {
       events.normal(tq, "CleanupWaiting", "an earlier write to " + subject + " timed out and may still land in HBase; "

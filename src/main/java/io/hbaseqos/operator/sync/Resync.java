@@ -437,8 +437,9 @@ public final class Resync implements AutoCloseable {
     Set<Subject> claimed = ownership.claimed(key);
     Set<Subject> keep;
     try {
-      keep = retained.retained(ownership.sameHBase(key).stream().map(ownership::cluster).flatMap(Optional::stream)
-          .toList());
+      List<String> keys = ownership.sameHBase(key);
+      keep = retained.retained(keys.stream().map(ownership::hbaseIdentity).filter(Objects::nonNull).toList(),
+          keys.stream().map(ownership::cluster).flatMap(Optional::stream).toList());
     } catch (RuntimeException e) {
       return "could not read the retained quotas (" + e.getMessage() + "): nothing unmanaged was removed";
     }

@@ -126,12 +126,14 @@ class HelmChartIT {
     assertThat(objs).filteredOn(o -> "ValidatingAdmissionPolicyBinding".equals(o.getKind())).singleElement()
         .satisfies(b -> assertThat(Serialization.asYaml(b)).contains("paramRef:").contains("namespace: \"hbq-chart\""));
 
-    Role lease = (Role) objs.stream().filter(o -> o instanceof Role).findFirst().orElseThrow();
-    assertThat(lease.getMetadata().getNamespace()).isEqualTo("hbq-chart");
-    assertThat(lease.getRules()).singleElement().satisfies(r -> {
-      assertThat(r.getResources()).containsExactly("leases");
-      assertThat(r.getVerbs()).containsExactlyInAnyOrder("get", "create", "update", "patch");
-    });
+    Role own = (Role) objs.stream().filter(o -> o instanceof Role).findFirst().orElseThrow();
+    assertThat(own.getMetadata().getNamespace()).isEqualTo("hbq-chart");
+    assertThat(own.getRules()).hasSize(2);
+    assertThat(own.getRules()).filteredOn(r -> r.getResources().contains("leases")).singleElement()
+        .satisfies(r -> assertThat(r.getVerbs()).containsExactlyInAnyOrder("get", "create", "update", "patch"));
+    assertThat(own.getRules()).filteredOn(r -> r.getResources().contains("configmaps")).singleElement()
+        .as("the records of retained quotas").satisfies(r -> assertThat(r.getVerbs())
+            .containsExactlyInAnyOrder("get", "create", "patch"));
 
     Deployment d = (Deployment) objs.stream().filter(o -> o instanceof Deployment).findFirst().orElseThrow();
     var pod = d.getSpec().getTemplate().getSpec();

@@ -181,6 +181,8 @@ class HelmInstallE2E {
     assertThat(canI("create", "tenantquotas.hbaseqos.io", "default")).isEqualTo("no");
     assertThat(canI("get", "secrets", RELEASE_NS)).isEqualTo("no");
     assertThat(canI("delete", "configmaps", "default")).isEqualTo("no");
+    assertThat(canI("patch", "configmaps", RELEASE_NS)).as("the records of retained quotas").isEqualTo("yes");
+    assertThat(canI("delete", "configmaps", RELEASE_NS)).isEqualTo("no");
     assertThat(canI("delete", "statefulsets.apps", "default")).isEqualTo("no");
     assertThat(canI("delete", "pods", "default")).isEqualTo("no");
     assertThat(canI("update", "nodes", "default")).isEqualTo("no");

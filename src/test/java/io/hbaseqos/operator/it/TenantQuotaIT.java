@@ -553,10 +553,58 @@ class TenantQuotaIT {
     });
     HBaseQuotas.set(QuotaSettingsFactory.throttleUser(stray, ThrottleType.REQUEST_NUMBER, 5, TimeUnit.SECONDS));
     await().atMost(30, TimeUnit.SECONDS).until(() -> raw(stray).isEmpty());
-    assertThat(raw(kept)).as("kept by deletionPolicy: Retain, recorded in the cluster's retained-quotas ConfigMap")
+    assertThat(raw(kept)).as("kept by deletionPolicy: Retain, recorded in the operator's namespace")
         .isEqualTo(Map.of("u." + kept + " q:s", "req_num=10/SECONDS"));
-    assertThat(k8s.configMaps().inNamespace(ns).withName("hb-retained-quotas").get().getData())
-        .containsValue("user=" + kept);
+    assertThat(retainedRecord()).containsValue("user=" + kept);
+    HBaseQuotas.set(QuotaSettingsFactory.unthrottleUser(kept));
+  }
+
+  /** The record of retained subjects for the shared HBase, in the operator's own namespace. */
+  static Map<String, String> retainedRecord() {
+    String id = k8s.resources(HBaseCluster.class).inAnyNamespace().list().getItems().stream()
+        .map(c -> c.getStatus() == null ? null : c.getStatus().getClusterId()).filter(java.util.Objects::nonNull)
+        .findFirst().orElseThrow();
+    var cm = k8s.configMaps().inNamespace(k8s.getNamespace() == null ? "default" : k8s.getNamespace()).list().getItems()
+        .stream().filter(c -> c.getMetadata().getAnnotations() != null
+            && id.equals(c.getMetadata().getAnnotations().get("hbaseqos.io/hbase-cluster-id"))).findFirst();
+    return cm.map(c -> c.getData() == null ? Map.<String, String>of() : c.getData()).orElse(Map.of());
+  }
+
+  /**
+   * A namespace holding an HBaseCluster and a Retain tenant is deleted, as a team leaving does: the
+   * deletion finishes (a terminating namespace refuses new objects, so the record of what is kept is
+   * not written there), the quota stays in HBase, and Remove on another HBaseCluster of that HBase
+   * still keeps it after the namespace, its HBaseCluster and their objects are gone.
+   */
+  @Test
+  void aNamespaceWithARetainTenantIsDeletedAndWhatItKeptStaysKeptFromRemove() throws Exception {
+    String kept = "rita-" + ns;
+    String stray = "sam-" + ns;
+    String leaving = KubeApi.newNamespace("leaving");
+    k8s.resource(cluster(leaving, "hb", StandaloneHBase.shared().connectionSpec(), "2s")).create();
+    KubeApi.awaitClusterReady(leaving, "hb");
+    TenantQuota keep = tenant(leaving, "keep", "hb", user(kept), t(ThrottleKind.REQUEST_NUMBER, "10req/sec"));
+    keep.getSpec().setDeletionPolicy(TenantQuotaSpec.DeletionPolicy.Retain);
+    k8s.resource(keep).create();
+    TenantStatus.awaitReady(k8s, leaving, "keep");
+    try (var namespaces = io.hbaseqos.operator.support.ControlPlane.namespaceLifecycle()) {
+      k8s.namespaces().withName(leaving).delete();
+      await().atMost(120, TimeUnit.SECONDS).pollInterval(1, TimeUnit.SECONDS)
+          .untilAsserted(() -> assertThat(k8s.namespaces().withName(leaving).get())
+              .as("namespace %s deleted", leaving).isNull());
+    }
+    assertThat(raw(kept)).isEqualTo(Map.of("u." + kept + " q:s", "req_num=10/SECONDS"));
+    assertThat(retainedRecord()).containsValue("user=" + kept);
+    // Remove on the HBaseCluster that is left, for this case's users: the stray goes, the kept stays
+    k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").edit(hc -> {
+      hc.getSpec().getQuotas().setUnmanagedPolicy(io.hbaseqos.operator.api.QuotaSettingsSpec.UnmanagedPolicy.Remove);
+      hc.getSpec().getQuotas().setUnmanagedIgnore(List.of("^(?!user=[^,]*" + ns + "$).*"));
+      return hc;
+    });
+    HBaseQuotas.set(QuotaSettingsFactory.throttleUser(stray, ThrottleType.REQUEST_NUMBER, 5, TimeUnit.SECONDS));
+    await().atMost(30, TimeUnit.SECONDS).until(() -> raw(stray).isEmpty());
+    assertThat(raw(kept)).as("kept: the record outlived the namespace and its HBaseCluster")
+        .isEqualTo(Map.of("u." + kept + " q:s", "req_num=10/SECONDS"));
     HBaseQuotas.set(QuotaSettingsFactory.unthrottleUser(kept));
   }
 

@@ -52,6 +52,21 @@ public final class ControlPlane implements AutoCloseable {
     return cp;
   }
 
+  /**
+   * Only the kube-controller-manager's namespace controller: a deleted namespace has its objects
+   * deleted (finalizers waited for) and then goes, as on a real cluster.
+   */
+  public static ControlPlane namespaceLifecycle() {
+    Path bin = Paths.k8sBinDir();
+    KubeApi.ensure("sched", List.of(bin.resolve("kube-scheduler"), bin.resolve("kube-controller-manager")));
+    String kc = KubeApi.kubeconfig().toString();
+    ControlPlane cp = new ControlPlane();
+    cp.run("kube-controller-manager", bin.resolve("kube-controller-manager").toString(), "--kubeconfig=" + kc,
+        "--authentication-kubeconfig=" + kc, "--authorization-kubeconfig=" + kc, "--leader-elect=false",
+        "--secure-port=0", "--use-service-account-credentials=false", "--controllers=namespace-controller");
+    return cp;
+  }
+
   private void run(String name, String... cmd) {
     try {
       Path log = Files.createTempFile(name, ".log");
