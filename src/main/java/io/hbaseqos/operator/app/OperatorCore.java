@@ -54,9 +54,10 @@ public final class OperatorCore implements AutoCloseable {
     this.loops = loops;
     this.connections = new ClusterConnections(factory, metrics, clock, callTimeout, fence);
     this.ownership = new Ownership(connections::identity);
-    // the records of retained quotas live in the operator's own namespace, beyond any tenant's
-    this.retained = new ConfigMapRetainedSubjects(client,
-        java.util.Optional.ofNullable(client.getNamespace()).filter(n -> !n.isBlank()).orElse("default"));
+    // the records of retained quotas live in the operator's own namespace (the pod's, as the chart
+    // passes it; else the client's), beyond any tenant's
+    this.retained = new ConfigMapRetainedSubjects(client, java.util.Optional.ofNullable(System.getenv("POD_NAMESPACE"))
+        .or(() -> java.util.Optional.ofNullable(client.getNamespace())).filter(n -> !n.isBlank()).orElse("default"));
     this.triggers = new Triggers(events, ownership);
     this.resync = new Resync(connections, ownership, sync, retained, metrics);
     this.limits = new TenantLimits(loops, protection, TenantQuotaReconciler.peers(ownership));
