@@ -65,7 +65,10 @@ public class ClusterConnections implements AutoCloseable {
       metrics.clusterUp(k, s::isAvailable);
       return s;
     });
-    state.updateConnection(connection);
+    state.updateConnection(connection, hc.getMetadata().getGeneration());
+    state.manages(hc.getStatus() == null ? null : hc.getStatus().getClusterId(),
+        hc.getMetadata().getAnnotations() == null ? null
+            : hc.getMetadata().getAnnotations().get(ClusterState.MOVE_ANNOTATION));
     return state;
   }
 

@@ -67,6 +67,13 @@ public class ClusterState {
 
   private final Map<Subject, SubjectQuota> snapshot = new ConcurrentHashMap<>();
   private final WriteFence fence;
+  private Long connectionGeneration;
+  /** The HBase (cluster id) this HBaseCluster manages; null until known. */
+  private volatile String manages;
+  /** A cluster id the HBaseCluster's owner accepted to move to (annotation), or null. */
+  private volatile String moveAccepted;
+  /** Why nothing is written: the connection reaches another HBase than the one managed; else null. */
+  private volatile String moved;
   private volatile List<io.hbaseqos.operator.quota.UnreadableCell> strayCells = List.of();
   private final Map<Subject, Long> lastWrite = new ConcurrentHashMap<>();
   /** Subjects whose cached state is unknown (a write failed): read again before the next diff. */
@@ -147,6 +154,21 @@ public class ClusterState {
 
   /** Switches to new connection settings; the next call reconnects. Returns true if they changed. */
   public synchronized boolean updateConnection(ConnectionSpec spec) {
+    return updateConnection(spec, null);
+  }
+
+  /**
+   * Switches to the connection settings of the HBaseCluster at {@code generation}, unless settings of
+   * a later generation are already in force: a reconcile still holding an older copy of the resource
+   * never switches the connection back.
+   */
+  public synchronized boolean updateConnection(ConnectionSpec spec, Long generation) {
+    if (generation != null && connectionGeneration != null && generation < connectionGeneration) {
+      return false;
+    }
+    if (generation != null) {
+      connectionGeneration = generation;
+    }
     if (sameConnection(connection, spec)) {
       return false;
     }
@@ -154,6 +176,7 @@ public class ClusterState {
     closeBackend();
     loaded = false;
     info = null;
+    moved = null; // known again at the next describe
     snapshot.clear();
     spaceUsage = null;
     usage = null;
@@ -189,8 +212,16 @@ public class ClusterState {
     return info;
   }
 
-  /** The HBase cluster's own id (from its file system), once it has answered; null before. */
+  /**
+   * The HBase cluster's own id (from its file system) this HBaseCluster manages: what it answered,
+   * or what its status recorded; while the connection reaches another HBase, still the managed one.
+   * Null before either is known.
+   */
   public String identity() {
+    String m = manages;
+    if (m != null) {
+      return m;
+    }
     ClusterInfo i = info;
     return i == null ? null : i.clusterId();
   }
@@ -322,6 +353,7 @@ public class ClusterState {
 
   /** One change to the cluster-wide throttle policy. */
   public void apply(RegionServerPolicy.Op op) throws IOException {
+    checkNotMoved();
     call("setRegionServerPolicy", b -> {
       fence.check();
       b.apply(op);
@@ -345,6 +377,7 @@ public class ClusterState {
    * that status shows them before the next listing.
    */
   public boolean writeNamespaceLimits(String name, NamespaceLimits limits) throws IOException {
+    checkNotMoved();
     boolean done = call("setNamespaceLimits", b -> {
       fence.check();
       return b.setNamespaceLimits(name, limits);
@@ -364,7 +397,71 @@ public class ClusterState {
   public ClusterInfo describe() throws IOException {
     ClusterInfo i = call("describe", QuotaBackend::describe);
     info = i;
+    checkIdentity(i.clusterId());
     return i;
+  }
+
+  /**
+   * The HBase this HBaseCluster manages (its status's cluster id, from earlier answers), and a
+   * cluster id its owner accepted to move to. A state that already knows what it manages keeps it.
+   */
+  public void manages(String clusterId, String accepted) {
+    if (manages == null && clusterId != null && !clusterId.isBlank()) {
+      manages = clusterId;
+    }
+    moveAccepted = accepted == null || accepted.isBlank() ? null : accepted;
+    ClusterInfo i = info;
+    if (i != null) {
+      checkIdentity(i.clusterId());
+    }
+  }
+
+  /** The HBase this HBaseCluster manages (null until known). */
+  public String managedIdentity() {
+    return manages;
+  }
+
+  private synchronized void checkIdentity(String answered) {
+    if (answered == null) {
+      return;
+    }
+    if (manages == null || answered.equals(moveAccepted)) {
+      manages = answered;
+    }
+    moved = manages.equals(answered) ? null : "spec.connection reaches the HBase with cluster id " + answered
+        + ", but this HBaseCluster manages the HBase with cluster id " + manages + " (the connection was edited, "
+        + "or that HBase re-created): nothing is written, or its "
+        + "tenants' quotas would be left behind there and written anew here. Revert spec.connection; or, to move "
+        + "on purpose (the quotas on the old HBase stay there), annotate the HBaseCluster "
+        + MOVE_ANNOTATION + "=" + answered;
+  }
+
+  /** The annotation with which an HBaseCluster's owner accepts that its connection reaches another HBase. */
+  public static final String MOVE_ANNOTATION = "hbaseqos.io/move-to-hbase";
+
+  /**
+   * Why this cluster writes nothing: its connection reaches another HBase than the one it manages
+   * (null when it reaches the right one, or nothing is known yet).
+   */
+  public String moved() {
+    return moved;
+  }
+
+  private void checkNotMoved() throws IOException {
+    if (manages != null && info == null) {
+      describe(); // a new connection: whom it reaches is known before anything is written there
+    }
+    String m = moved;
+    if (m != null) {
+      throw new ConnectionMovedException(m);
+    }
+  }
+
+  /** A write refused because the connection reaches another HBase than the one managed. */
+  public static final class ConnectionMovedException extends IOException {
+    ConnectionMovedException(String message) {
+      super(message);
+    }
   }
 
   /**
@@ -445,6 +542,7 @@ public class ClusterState {
    */
   public void write(QuotaOp op) throws IOException {
     Subject s = op.subject();
+    checkNotMoved();
     try {
       call(op instanceof QuotaOp.DropEmptySettings ? "dropEmptySettings"
           : op instanceof QuotaOp.ClearUnreadable ? "clearUnreadable" : "setQuota", b -> {

@@ -183,6 +183,13 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
     status.setNotingReason(Conditions.REACHABLE, true, "Connected", "HBase " + info.version() + " answers",
         Decision.Note.normal("Reachable", "connected to HBase " + info.version() + " with " + info.regionServers()
             + " RegionServer(s)"));
+    String moved = state.moved();
+    if (moved != null) {
+      // status keeps naming the HBase it manages; nothing is written anywhere until this is resolved
+      status.setNotingMessage(Conditions.READY, false, "ConnectionMoved", moved,
+          Decision.Note.warning("ConnectionMoved", moved));
+      return finish(context, status);
+    }
     st.setHbaseVersion(info.version());
     st.setClusterId(info.clusterId());
     st.setRegionServers(info.regionServers());

@@ -240,6 +240,9 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
       p.status.setNotingReason(Conditions.READY, false, "HBaseUnavailable", e.getMessage(),
           Decision.Note.warning("HBaseUnavailable", e.getMessage() + ": " + cluster.lastErrorDetail()));
       p.retryWithin(e.retryAfter().plusMillis(100));
+    } catch (ClusterState.ConnectionMovedException e) {
+      p.notReady("ClusterConnectionMoved", "HBaseCluster " + ClusterConnections.key(hc) + ": " + e.getMessage());
+      p.retryWithin(Duration.ofSeconds(30));
     } catch (IOException e) {
       String denied = io.hbaseqos.operator.quota.HBaseRefusals.permissionDenied(e).orElse(null);
       if (denied != null) {

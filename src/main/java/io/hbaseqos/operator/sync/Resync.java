@@ -213,6 +213,12 @@ public final class Resync implements AutoCloseable {
     boolean wasAvailable = state.isAvailable() && state.isLoaded();
     try {
       state.describe();
+      if (state.moved() != null) {
+        // the connection reaches another HBase than the one managed: no scan, no drift, no removal
+        reports.put(key, new Report(0, 0, null, state.moved()));
+        notifyCluster(key);
+        return;
+      }
       state.refresh();
       io.hbaseqos.operator.hbase.ClusterInfo info = state.info();
       if (info != null) {

@@ -57,6 +57,42 @@ class ClusterStateTest {
       new OperatorMetrics(new SimpleMeterRegistry()), clock);
 
   @Test
+  void aConnectionThatReachesAnotherHBaseWritesNothingUntilRevertedOrAccepted() throws Exception {
+    MemoryQuotaTable other = new MemoryQuotaTable();
+    other.clusterId = "other-cluster";
+    ConnectionSpec first = new ConnectionSpec();
+    first.setZookeeperQuorum("zk-a");
+    ConnectionSpec second = new ConnectionSpec();
+    second.setZookeeperQuorum("zk-b");
+    ClusterState moving = new ClusterState("ns/hb", first, c -> "zk-b".equals(c.getZookeeperQuorum()) ? other : hbase,
+        new OperatorMetrics(new SimpleMeterRegistry()), clock);
+    Subject u = Subject.user("mover");
+    moving.manages(null, null);
+    moving.ensureLoaded();
+    moving.write(new QuotaOp.SetThrottle(u, ThrottleKind.REQUEST_NUMBER, L));
+    assertThat(moving.identity()).isEqualTo("memory-cluster");
+
+    assertThat(moving.updateConnection(second, 2L)).isTrue();
+    assertThatThrownBy(() -> moving.write(new QuotaOp.SetThrottle(u, ThrottleKind.REQUEST_NUMBER, L)))
+        .isInstanceOf(ClusterState.ConnectionMovedException.class)
+        .hasMessageContaining("reaches the HBase with cluster id other-cluster")
+        .hasMessageContaining("manages the HBase with cluster id memory-cluster")
+        .hasMessageContaining("hbaseqos.io/move-to-hbase=other-cluster");
+    assertThat(other.read(u).isEmpty()).as("nothing written to the other HBase").isTrue();
+    assertThat(moving.identity()).as("claims stay with the HBase it manages").isEqualTo("memory-cluster");
+
+    assertThat(moving.updateConnection(first, 1L)).as("an older copy of the resource switches nothing back").isFalse();
+    assertThat(moving.moved()).isNotNull();
+
+    moving.manages("memory-cluster", "other-cluster"); // the owner accepts the move
+    assertThat(moving.moved()).isNull();
+    moving.write(new QuotaOp.SetThrottle(u, ThrottleKind.REQUEST_NUMBER, L));
+    assertThat(other.read(u).throttles()).containsKey(ThrottleKind.REQUEST_NUMBER);
+    assertThat(moving.identity()).isEqualTo("other-cluster");
+    moving.close();
+  }
+
+  @Test
   void aWriteTheFenceRefusesReachesNoHBaseAndLeavesTheClusterAvailable() throws Exception {
     java.util.concurrent.atomic.AtomicBoolean lead = new java.util.concurrent.atomic.AtomicBoolean(true);
     ClusterState fenced = new ClusterState("ns/hb", new ConnectionSpec(), c -> hbase,

@@ -347,6 +347,77 @@ class FaultsE2E {
     await().atMost(30, TimeUnit.SECONDS).until(() -> raw(m).equals(expected));
   }
 
+  /**
+   * spec.connection edited to reach another HBase: the operator writes nothing there (the tenants'
+   * quotas would be orphaned on the HBase it manages and written anew), says why on both resources,
+   * and resumes on a revert; a move the owner accepts with the annotation writes to the new HBase.
+   */
+  @Test
+  void aConnectionEditedToAnotherHBaseWritesNothingUntilRevertedOrAccepted() throws Exception {
+    String ns = namespace("fault-move");
+    String m = marker();
+    String u = "mv-" + m;
+    StandaloneHBase other = StandaloneHBase.shared();
+    String otherId;
+    try (Admin admin = other.admin()) {
+      otherId = admin.getClusterMetrics().getClusterId();
+    }
+    k8s.resource(hbaseCluster(ns, "hb")).create();
+    OperatorProcess op = operator();
+    k8s.resource(tenant(ns, "mv", "hb", user(u), t(ThrottleKind.REQUEST_NUMBER, "20req/sec"))).create();
+    awaitConverged(k8s, ns, 90, op);
+    assertThat(raw(m)).isEqualTo(cells("u." + u + " q:s", "req_num=20/SECONDS"));
+    try {
+      k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").edit(hc -> {
+        hc.getSpec().setConnection(other.connectionSpec());
+        return hc;
+      });
+      await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> {
+        HBaseCluster hc = k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").get();
+        var ready = hc.getStatus().condition("Ready").orElseThrow();
+        assertThat(ready.getReason()).isEqualTo("ConnectionMoved");
+        assertThat(ready.getMessage()).contains("cluster id " + otherId, "hbaseqos.io/move-to-hbase=" + otherId);
+      });
+      edit(ns, "mv", tq -> tq.getSpec().setThrottles(new ArrayList<>(List.of(t(ThrottleKind.REQUEST_NUMBER, "30req/sec")))));
+      await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> assertThat(get(ns, "mv").getStatus()
+          .condition("Ready").orElseThrow().getReason()).isEqualTo("ClusterConnectionMoved"));
+      assertThat(QuotaTableRaw.read(other, m)).as("nothing written to the HBase it does not manage").isEmpty();
+      assertThat(raw(m)).as("nor to the one it manages, which it no longer reaches")
+          .isEqualTo(cells("u." + u + " q:s", "req_num=20/SECONDS"));
+
+      // reverted: the pending edit lands on the HBase it manages
+      k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").edit(hc -> {
+        hc.getSpec().setConnection(hbase.connectionSpec());
+        return hc;
+      });
+      awaitConverged(k8s, ns, 90, op);
+      await().atMost(30, TimeUnit.SECONDS).until(() -> raw(m).equals(cells("u." + u + " q:s", "req_num=30/SECONDS")));
+
+      // moved on purpose: the tenants are written to the new HBase; the old one keeps what it had
+      k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").edit(hc -> {
+        hc.getSpec().setConnection(other.connectionSpec());
+        hc.getMetadata().setAnnotations(new java.util.HashMap<>(Map.of("hbaseqos.io/move-to-hbase", otherId)));
+        return hc;
+      });
+      await().atMost(90, TimeUnit.SECONDS).until(() -> QuotaTableRaw.read(other, m)
+          .equals(cells("u." + u + " q:s", "req_num=30/SECONDS")));
+      awaitConverged(k8s, ns, 60, op);
+      await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> assertThat(k8s.resources(HBaseCluster.class)
+          .inNamespace(ns).withName("hb").get().getStatus().getClusterId()).isEqualTo(otherId));
+      assertThat(raw(m)).as("left behind on the old HBase, as documented")
+          .isEqualTo(cells("u." + u + " q:s", "req_num=30/SECONDS"));
+      delete(ns, "mv");
+      await().atMost(60, TimeUnit.SECONDS).until(() -> QuotaTableRaw.read(other, m).isEmpty());
+    } finally {
+      setQuota(QuotaSettingsFactory.unthrottleUser(u));
+      try (Admin admin = other.admin()) {
+        admin.setQuota(QuotaSettingsFactory.unthrottleUser(u));
+      } catch (Exception e) {
+        // none there
+      }
+    }
+  }
+
   static void signal(String signal, long pid) throws Exception {
     Process p = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
     assertThat(p.waitFor()).as("kill -" + signal).isZero();
