@@ -362,6 +362,11 @@ public class ClusterState {
     metrics.quotaWrite(id, op.getClass().getSimpleName());
   }
 
+  /** One table's existence and the creation time of its oldest region, read now. */
+  public QuotaBackend.TableState table(String table) throws IOException {
+    return call("table", b -> b.table(table));
+  }
+
   /** The last namespace listing (null: none made yet). */
   public Map<String, NamespaceState> listedNamespaces() {
     return namespaces;

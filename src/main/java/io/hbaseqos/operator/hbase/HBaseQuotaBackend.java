@@ -106,6 +106,19 @@ public final class HBaseQuotaBackend implements QuotaBackend {
   }
 
   @Override
+  public TableState table(String table) throws IOException {
+    TableName name = TableName.valueOf(table);
+    try (Admin admin = connection.getAdmin()) {
+      if (!admin.tableExists(name)) {
+        return new TableState(false, null);
+      }
+      return new TableState(true, admin.getRegions(name).stream()
+          .mapToLong(org.apache.hadoop.hbase.client.RegionInfo::getRegionId).min().stream().boxed().findFirst()
+          .orElse(null));
+    }
+  }
+
+  @Override
   public QuotaTableScan readAll() throws IOException {
     // Not Admin.getQuota / QuotaRetriever: its iterator logs and swallows scan failures (an
     // unreachable cluster would look like an empty hbase:quota), and it stops at the first row

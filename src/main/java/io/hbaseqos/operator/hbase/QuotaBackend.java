@@ -70,6 +70,17 @@ public interface QuotaBackend extends AutoCloseable {
   ClusterInfo describe() throws IOException;
 
   /**
+   * Whether a table exists, and when its oldest region now online was created (HBase's region id is
+   * its creation time, in ms): a table dropped and created again has only regions newer than that.
+   *
+   * @param created null when the table does not exist
+   */
+  record TableState(boolean exists, Long created) {}
+
+  /** One table's state, read now: one existence check and, if it exists, one region listing. */
+  TableState table(String table) throws IOException;
+
+  /**
    * How long a write whose call was abandoned may still land in HBase: the client keeps retrying
    * it for up to its operation timeout after the operator stopped waiting.
    */

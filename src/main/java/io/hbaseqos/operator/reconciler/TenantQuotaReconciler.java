@@ -336,6 +336,37 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
     return d.quota();
   }
 
+  /**
+   * Whether a table tenant's settings vanished because its table was dropped: HBase's master removes
+   * a table's throttles and space limit when the table is dropped (not its users' per-table throttles).
+   * Then the restore (already written) is no drift: the words say whether the table is missing now
+   * (the settings wait in hbase:quota and apply when it is created again) or was created again since
+   * the last write (its oldest region is newer). Null when it is drift, or the table cannot be read.
+   */
+  private static Decision.Note droppedTable(ClusterState cluster, Subject s, QuotaSync.Outcome out,
+      String lastSync) {
+    if (s.kind() != Subject.Kind.TABLE || !out.found().isEmpty()) {
+      return null;
+    }
+    try {
+      io.hbaseqos.operator.hbase.QuotaBackend.TableState t = cluster.table(s.table());
+      if (!t.exists()) {
+        return Decision.Note.normal("TableDropped", "table " + s.table() + " does not exist in HBase: HBase removed "
+            + "its quotas when it was dropped. They are written again and apply as soon as a table of that name is "
+            + "created");
+      }
+      Instant synced = lastSync == null ? null : Instant.parse(lastSync);
+      if (t.created() != null && synced != null && Instant.ofEpochMilli(t.created()).isAfter(synced)) {
+        return Decision.Note.normal("TableRecreated", "table " + s.table() + " was dropped and created again (its "
+            + "regions date from " + Instant.ofEpochMilli(t.created()) + "): HBase removed its quotas with the drop; "
+            + "restored to " + out.now().describe());
+      }
+      return null;
+    } catch (IOException | RuntimeException e) {
+      return null; // unknown: treated as drift, as before
+    }
+  }
+
   private void apply(Pass p, ClusterState cluster, SubjectQuota desired) throws IOException {
     boolean settled = p.status.heldAtThisGeneration(Conditions.READY)
         && AppliedThrottle.listOf(desired.throttles()).equals(p.old.getThrottles())
@@ -348,10 +379,17 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
     String clusterKey = Ownership.clusterKeyOf(p.tq);
     switch (out.result()) {
       case DRIFT_CORRECTED -> {
+        p.st.setLastSyncTime(p.now.toString());
+        Decision.Note dropped = droppedTable(cluster, desired.subject(), out, p.old.getLastSyncTime());
+        if (dropped != null) {
+          // HBase removes a table's throttles when the table is dropped: not a change made outside
+          p.status.normal(dropped.reason(), dropped.message());
+          p.status.set(Conditions.SYNCED, true, dropped.reason(), dropped.message());
+          break;
+        }
         metrics.driftCorrected(clusterKey);
         p.st.setDriftCorrections((p.old.getDriftCorrections() == null ? 0 : p.old.getDriftCorrections()) + 1);
         p.st.setLastDriftTime(p.now.toString());
-        p.st.setLastSyncTime(p.now.toString());
         String msg = "restored " + desired.subject() + " to " + desired.describe() + " (found " + out.found().describe()
             + ", changed outside the operator)";
         p.status.warning("DriftCorrected", msg);

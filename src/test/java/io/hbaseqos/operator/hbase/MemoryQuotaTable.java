@@ -218,6 +218,17 @@ public final class MemoryQuotaTable implements QuotaBackend {
     return out;
   }
 
+  /** Tables that exist, with the creation time of their oldest region (ms), as a test sets them. */
+  public final Map<String, Long> tables = new java.util.concurrent.ConcurrentHashMap<>();
+
+  @Override
+  public TableState table(String table) throws IOException {
+    check();
+    String name = table.contains(":") ? table : "default:" + table;
+    Long created = tables.get(name);
+    return new TableState(created != null, created);
+  }
+
   @Override
   public QuotaTableScan readAll() throws IOException {
     check();

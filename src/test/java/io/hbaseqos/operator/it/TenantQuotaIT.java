@@ -239,12 +239,7 @@ class TenantQuotaIT {
           assertThat(QuotaTableRaw.userLimit(StandaloneHBase.shared(), managed, "req_num")).isEqualTo(100L));
 
       // under Remove (a second resource for this HBase, ignoring all but the junk's user) it goes
-      String ns2 = KubeApi.newNamespace("junk");
-      NAMESPACES.add(ns2);
-      HBaseCluster remover = cluster(ns2, "hb", StandaloneHBase.shared().connectionSpec(), "2s");
-      remover.getSpec().getQuotas().setUnmanagedPolicy(io.hbaseqos.operator.api.QuotaSettingsSpec.UnmanagedPolicy.Remove);
-      remover.getSpec().getQuotas().setUnmanagedIgnore(List.of("^(?!user=" + unmanaged + "$)"));
-      k8s.resource(remover).create();
+      HBaseCluster remover = removerOnlyOf("junk", unmanaged);
       await().atMost(30, TimeUnit.SECONDS).until(() -> raw(unmanaged).isEmpty());
       k8s.resource(remover).delete();
       await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> {
@@ -390,12 +385,7 @@ class TenantQuotaIT {
     });
     assertThat(HBaseQuotas.user(drop)).isNotEmpty();
     // a second cluster resource for the same HBase with removal on, ignoring everything but our target
-    String ns2 = KubeApi.newNamespace("unmanaged");
-    NAMESPACES.add(ns2);
-    HBaseCluster remover = cluster(ns2, "hb", StandaloneHBase.shared().connectionSpec(), "2s");
-    remover.getSpec().getQuotas().setUnmanagedPolicy(io.hbaseqos.operator.api.QuotaSettingsSpec.UnmanagedPolicy.Remove);
-    remover.getSpec().getQuotas().setUnmanagedIgnore(List.of("^(?!user=" + drop + "$)"));
-    k8s.resource(remover).create();
+    HBaseCluster remover = removerOnlyOf("unmanaged", drop);
     await().atMost(20, TimeUnit.SECONDS).untilAsserted(() -> assertThat(HBaseQuotas.user(drop)).isEmpty());
     assertThat(HBaseQuotas.user(keep)).isNotEmpty();
     k8s.resource(remover).delete();
@@ -546,6 +536,32 @@ class TenantQuotaIT {
     awaitReady("keep");
     k8s.resource(get("keep")).delete();
     await().atMost(30, TimeUnit.SECONDS).until(() -> get("keep") == null);
+    removeUnmanagedOfThisCaseAndAwait(stray);
+    assertThat(raw(kept)).as("kept by deletionPolicy: Retain, recorded in the operator's namespace")
+        .isEqualTo(Map.of("u." + kept + " q:s", "req_num=10/SECONDS"));
+    assertThat(retainedRecord()).containsValue("user=" + kept);
+    HBaseQuotas.set(QuotaSettingsFactory.unthrottleUser(kept));
+  }
+
+  /**
+   * A second HBaseCluster for the shared HBase, in a namespace of its own, with unmanagedPolicy
+   * Remove for one user's quotas only (everything else ignored); created.
+   */
+  static HBaseCluster removerOnlyOf(String prefix, String user) {
+    String ns2 = KubeApi.newNamespace(prefix);
+    NAMESPACES.add(ns2);
+    HBaseCluster remover = cluster(ns2, "hb", StandaloneHBase.shared().connectionSpec(), "2s");
+    remover.getSpec().getQuotas().setUnmanagedPolicy(io.hbaseqos.operator.api.QuotaSettingsSpec.UnmanagedPolicy.Remove);
+    remover.getSpec().getQuotas().setUnmanagedIgnore(List.of("^(?!user=" + user + "$)"));
+    k8s.resource(remover).create();
+    return remover;
+  }
+
+  /**
+   * Turns on unmanagedPolicy Remove for this case's users only, puts an unmanaged throttle on
+   * {@code stray}, and waits until Remove has taken it (so it has run past every other subject).
+   */
+  void removeUnmanagedOfThisCaseAndAwait(String stray) {
     k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").edit(hc -> {
       hc.getSpec().getQuotas().setUnmanagedPolicy(io.hbaseqos.operator.api.QuotaSettingsSpec.UnmanagedPolicy.Remove);
       hc.getSpec().getQuotas().setUnmanagedIgnore(List.of("^(?!user=[^,]*" + ns + "$).*"));
@@ -553,10 +569,6 @@ class TenantQuotaIT {
     });
     HBaseQuotas.set(QuotaSettingsFactory.throttleUser(stray, ThrottleType.REQUEST_NUMBER, 5, TimeUnit.SECONDS));
     await().atMost(30, TimeUnit.SECONDS).until(() -> raw(stray).isEmpty());
-    assertThat(raw(kept)).as("kept by deletionPolicy: Retain, recorded in the operator's namespace")
-        .isEqualTo(Map.of("u." + kept + " q:s", "req_num=10/SECONDS"));
-    assertThat(retainedRecord()).containsValue("user=" + kept);
-    HBaseQuotas.set(QuotaSettingsFactory.unthrottleUser(kept));
   }
 
   /** The record of retained subjects for the shared HBase, in the operator's own namespace. */
@@ -596,16 +608,72 @@ class TenantQuotaIT {
     assertThat(raw(kept)).isEqualTo(Map.of("u." + kept + " q:s", "req_num=10/SECONDS"));
     assertThat(retainedRecord()).containsValue("user=" + kept);
     // Remove on the HBaseCluster that is left, for this case's users: the stray goes, the kept stays
-    k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").edit(hc -> {
-      hc.getSpec().getQuotas().setUnmanagedPolicy(io.hbaseqos.operator.api.QuotaSettingsSpec.UnmanagedPolicy.Remove);
-      hc.getSpec().getQuotas().setUnmanagedIgnore(List.of("^(?!user=[^,]*" + ns + "$).*"));
-      return hc;
-    });
-    HBaseQuotas.set(QuotaSettingsFactory.throttleUser(stray, ThrottleType.REQUEST_NUMBER, 5, TimeUnit.SECONDS));
-    await().atMost(30, TimeUnit.SECONDS).until(() -> raw(stray).isEmpty());
+    removeUnmanagedOfThisCaseAndAwait(stray);
     assertThat(raw(kept)).as("kept: the record outlived the namespace and its HBaseCluster")
         .isEqualTo(Map.of("u." + kept + " q:s", "req_num=10/SECONDS"));
     HBaseQuotas.set(QuotaSettingsFactory.unthrottleUser(kept));
+  }
+
+  /**
+   * HBase's master removes a table's throttles when the table is dropped. That is reported as such,
+   * never as drift: dropped and created again between two resyncs (restored, the new regions named),
+   * or dropped and still missing (the throttles are written again and wait for the table).
+   */
+  @Test
+  void aDroppedTableIsReportedAndItsThrottlesWaitForItNeverCountingAsDrift() throws Exception {
+    TableName tn = TableName.valueOf("dropped_" + ns.replace('-', '_'));
+    // a cluster resource that resyncs once now, then not for ten minutes: the drop and the new table
+    // both happen before it looks again
+    k8s.resource(cluster(ns, "slow", StandaloneHBase.shared().connectionSpec(), "10m")).create();
+    KubeApi.awaitClusterReady(ns, "slow");
+    createTable(tn);
+    k8s.resource(tenant(ns, "tbl", "slow", table(tn.getNameAsString()), t(ThrottleKind.REQUEST_NUMBER, "10req/sec")))
+        .create();
+    awaitReady("tbl");
+    Map<String, String> held = Map.of("REQUEST_NUMBER", "10req/sec");
+    assertThat(HBaseQuotas.of(null, null, tn.getNameAsString())).isEqualTo(held);
+    dropTable(tn);
+    await().atMost(30, TimeUnit.SECONDS).until(() -> HBaseQuotas.of(null, null, tn.getNameAsString()).isEmpty());
+    createTable(tn);
+    k8s.resources(HBaseCluster.class).inNamespace(ns).withName("slow").edit(hc -> {
+      hc.getSpec().getQuotas().setResyncPeriod("2s"); // looks now
+      return hc;
+    });
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() ->
+        assertThat(events("tbl")).anySatisfy(e -> {
+          assertThat(e.getReason()).isEqualTo("TableRecreated");
+          assertThat(e.getMessage()).contains("dropped and created again", "REQUEST_NUMBER=10req/sec");
+        }));
+    assertThat(HBaseQuotas.of(null, null, tn.getNameAsString())).isEqualTo(held);
+    assertThat(get("tbl").getStatus().getDriftCorrections()).as("not drift").isNull();
+
+    // dropped, and not back
+    dropTable(tn);
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() ->
+        assertThat(events("tbl")).anySatisfy(e -> {
+          assertThat(e.getReason()).isEqualTo("TableDropped");
+          assertThat(e.getMessage()).contains("does not exist in HBase", "apply as soon as");
+        }));
+    assertThat(HBaseQuotas.of(null, null, tn.getNameAsString())).as("waiting in hbase:quota for the table")
+        .isEqualTo(held);
+    assertThat(condition("tbl", "Synced").getReason()).isEqualTo("TableDropped");
+    assertThat(get("tbl").getStatus().getDriftCorrections()).as("not drift").isNull();
+    k8s.resource(get("tbl")).delete();
+    await().atMost(30, TimeUnit.SECONDS).until(() -> get("tbl") == null);
+  }
+
+  static void createTable(TableName tn) throws Exception {
+    try (var admin = StandaloneHBase.shared().admin()) {
+      admin.createTable(org.apache.hadoop.hbase.client.TableDescriptorBuilder.newBuilder(tn)
+          .setColumnFamily(org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder.of("f")).build());
+    }
+  }
+
+  static void dropTable(TableName tn) throws Exception {
+    try (var admin = StandaloneHBase.shared().admin()) {
+      admin.disableTable(tn);
+      admin.deleteTable(tn);
+    }
   }
 
   @Test
