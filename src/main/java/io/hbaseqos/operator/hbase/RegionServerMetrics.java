@@ -232,13 +232,31 @@ final class RegionServerMetrics {
     return new UsersMetrics(out, tookBefore);
   }
 
+  /** The longest a read of all servers takes, whatever a server does: a JMX fallback's two requests included. */
+  static final Duration READ_DEADLINE = TIMEOUT.multipliedBy(3).plusMillis(500);
+
   /** Reads every server at once, each within its own timeout: the metrics whose names contain {@code query}. */
   private Map<String, Sample> readAll(Map<String, Map.Entry<String, Integer>> servers, String query) {
     Map<String, CompletableFuture<Sample>> reads = new LinkedHashMap<>();
     servers.forEach((name, hostPort) -> reads.put(name,
         CompletableFuture.supplyAsync(() -> fetch(hostPort.getKey(), hostPort.getValue(), query), pool)));
     Map<String, Sample> read = new LinkedHashMap<>();
-    reads.forEach((name, f) -> read.put(name, f.join()));
+    // one deadline for all: a server that sent its headers and then stalls its body is not waited for
+    // beyond it (the request timeout covers only the wait for headers), and it holds no lock longer
+    long deadline = System.nanoTime() + READ_DEADLINE.toNanos();
+    reads.forEach((name, f) -> {
+      try {
+        read.put(name, f.get(Math.max(0, deadline - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS));
+      } catch (java.util.concurrent.TimeoutException e) {
+        f.cancel(true);
+        read.put(name, Sample.failed("no whole answer within " + READ_DEADLINE.toMillis() + " ms"));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        read.put(name, Sample.failed("interrupted"));
+      } catch (java.util.concurrent.ExecutionException e) {
+        read.put(name, Sample.failed(String.valueOf(e.getCause())));
+      }
+    });
     return read;
   }
 

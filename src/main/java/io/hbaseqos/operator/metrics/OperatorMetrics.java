@@ -298,46 +298,56 @@ public class OperatorMetrics {
             v, 2, namespace, name));
   }
 
-  /** The loop states, as named in {@code hbaseqos_tenant_calibration_state{state}}. */
-  public static final List<String> CALIBRATION_STATES = java.util.Arrays.stream(
-      io.hbaseqos.operator.calibration.ControlLaw.State.values()).map(Enum::name).toList();
-  /** Per calibrated tenant: target, observed, error and state values behind its gauges. */
-  private final TenantGauges calibrations = new TenantGauges(3 + CALIBRATION_STATES.size(), this::calibrationGauges);
+  /** Per calibrated tenant: target, observed and error values behind its gauges. */
+  private final TenantGauges calibrations = new TenantGauges(3, this::calibrationGauges);
+  /** Per calibrated tenant ("namespace/name"): the one state series it has now. */
+  private final Map<String, Gauge> calibrationStates = new HashMap<>();
 
   /**
    * {@code hbaseqos_tenant_target_ops_per_second}, {@code hbaseqos_tenant_observed_ops_per_second},
    * {@code hbaseqos_tenant_calibration_error_ratio} (observed / target - 1) and
-   * {@code hbaseqos_tenant_calibration_state{state}} (1 for the loop's state, 0 for the others),
-   * each labelled {@code namespace, tenantquota}. Observed and error are NaN while unmeasured.
+   * {@code hbaseqos_tenant_calibration_state{state}} (one series, of the loop's current state, at 1:
+   * a change of state replaces it), each labelled {@code namespace, tenantquota}. Observed and error
+   * are NaN while unmeasured.
    */
   public void calibration(String namespace, String name, double target, double observed, String state) {
     calibrations.set(namespace, name, v -> {
       v[0] = target;
       v[1] = observed;
       v[2] = Double.isNaN(observed) ? Double.NaN : observed / target - 1;
-      for (int i = 0; i < CALIBRATION_STATES.size(); i++) {
-        v[3 + i] = CALIBRATION_STATES.get(i).equals(state) ? 1 : 0;
-      }
     });
+    synchronized (calibrationStates) {
+      Gauge now = calibrationStates.get(namespace + "/" + name);
+      if (now != null && state.equals(now.getId().getTag("state"))) {
+        return;
+      }
+      if (now != null) {
+        registry.remove(now);
+      }
+      calibrationStates.put(namespace + "/" + name, Gauge.builder("hbaseqos.tenant.calibration.state", () -> 1)
+          .description("The calibration loop's current state (one series per tenant, at 1)")
+          .tags("namespace", namespace, "tenantquota", name, "state", state).register(registry));
+    }
   }
 
   public void forgetCalibration(String namespace, String name) {
     calibrations.forget(namespace, name);
+    synchronized (calibrationStates) {
+      Gauge now = calibrationStates.remove(namespace + "/" + name);
+      if (now != null) {
+        registry.remove(now);
+      }
+    }
   }
 
   private List<Gauge> calibrationGauges(String namespace, String name, double[] v) {
-    List<Gauge> out = new java.util.ArrayList<>(List.of(
+    return List.of(
         slotGauge("hbaseqos.tenant.target.ops.per.second", "Ops/s a calibrated TenantQuota should get", v, 0,
             namespace, name),
         slotGauge("hbaseqos.tenant.observed.ops.per.second", "Ops/s the calibration loop measured in its last period",
             v, 1, namespace, name),
         slotGauge("hbaseqos.tenant.calibration.error.ratio", "Observed over target ops/s, minus 1", v, 2, namespace,
-            name)));
-    for (int i = 0; i < CALIBRATION_STATES.size(); i++) {
-      out.add(slotGauge("hbaseqos.tenant.calibration.state", "1 for the calibration loop's current state", v, 3 + i,
-          namespace, name, "state", CALIBRATION_STATES.get(i)));
-    }
-    return out;
+            name));
   }
 
   /** Per QoS tenant: latency over bound, out of capacity, shed limit and shed values behind its gauges. */

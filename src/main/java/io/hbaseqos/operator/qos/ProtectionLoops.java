@@ -75,6 +75,8 @@ public final class ProtectionLoops {
   }
 
   private static final class Loop {
+    /** Held while a step reads and decides; a reconcile that finds it held takes the last plan. */
+    final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
     final ProtectionLaw.Memory memory = new ProtectionLaw.Memory();
     final Map<String, Long> limits = new HashMap<>();
     final Map<String, Long> roofs = new HashMap<>();
@@ -92,7 +94,20 @@ public final class ProtectionLoops {
    */
   public Plan plan(String cluster, List<Member> members, Duration period, Source source, Instant now) {
     Loop loop = loops.computeIfAbsent(cluster, k -> new Loop());
-    synchronized (loop) {
+    if (!loop.lock.tryLock()) {
+      // another reconcile is stepping the loop (its reads can take seconds): never wait for it when a
+      // plan exists; this tenant reports the last one and looks again shortly
+      Plan last;
+      synchronized (loop.memory) {
+        last = loop.plan;
+      }
+      if (last != null) {
+        Instant soon = now.plusSeconds(1);
+        return new Plan(last.next().isAfter(soon) ? last.next() : soon, last.decision(), last.attainments(), false);
+      }
+      loop.lock.lock(); // the first plan: nothing to report before it
+    }
+    try {
       List<Member> shape = members.stream().map(m -> new Member(m.id(), m.priority(), m.objectives(), m.sheddable(),
           null, null, null)).toList();
       if (loop.plan != null && shape.equals(loop.shape) && now.isBefore(loop.plan.next())) {
@@ -146,19 +161,27 @@ public final class ProtectionLoops {
         loop.limits.put(s.id(), c.limit());
         loop.roofs.put(s.id(), c.roof());
       }
-      loop.plan = new Plan(now.plus(period), d, attainments, changed);
-      return loop.plan;
+      Plan made = new Plan(now.plus(period), d, attainments, changed);
+      synchronized (loop.memory) {
+        loop.plan = made;
+      }
+      return made;
+    } finally {
+      loop.lock.unlock();
     }
   }
 
   /** A tenant left the cluster's protection (deleted, or qos taken out): it no longer counts. */
   public void forget(String id) {
     for (Loop loop : loops.values()) {
-      synchronized (loop) {
+      loop.lock.lock();
+      try {
         loop.limits.remove(id);
         loop.roofs.remove(id);
         loop.history.keySet().removeIf(k -> k.startsWith(id + "/"));
         loop.shape = null; // the next call steps with the members as they are
+      } finally {
+        loop.lock.unlock();
       }
     }
   }

@@ -213,11 +213,8 @@ class FaultsE2E {
     assertThat(writes).as("at most one write per pending change, and a few removals in two steps").isLessThanOrEqualTo(12);
   }
 
-  @Test
-  void leaderFailoverWithPendingDeletions() throws Exception {
-    String ns = namespace("fault-leader");
-    String m = marker();
-    k8s.resource(hbaseCluster(ns, "hb")).create();
+  /** Two replicas with leader election on a short lease (6 s): "first" leads, "second" stands by. */
+  OperatorProcess[] leaderAndStandby(String ns, String m) {
     Map<String, String> common = Map.of("QUARKUS_PROFILE", "cluster",
         "HBASEQOS_LEADER_ELECTION_LEASE_NAME", "lease-" + m, "HBASEQOS_LEADER_ELECTION_LEASE_NAMESPACE", ns,
         "HBASEQOS_LEADER_ELECTION_LEASE_DURATION", "6s", "HBASEQOS_LEADER_ELECTION_RENEW_DEADLINE", "4s",
@@ -226,6 +223,17 @@ class FaultsE2E {
     OperatorProcess second = OperatorProcess.start(KubeApi.kubeconfig(),
         with(common, "HBASEQOS_LEADER_ELECTION_IDENTITY", "second"), "/q/health/live");
     running.add(second);
+    return new OperatorProcess[] {first, second};
+  }
+
+  @Test
+  void leaderFailoverWithPendingDeletions() throws Exception {
+    String ns = namespace("fault-leader");
+    String m = marker();
+    k8s.resource(hbaseCluster(ns, "hb")).create();
+    OperatorProcess[] pair = leaderAndStandby(ns, m);
+    OperatorProcess first = pair[0];
+    OperatorProcess second = pair[1];
     for (int i = 0; i < 6; i++) {
       k8s.resource(tenant(ns, "l" + i, "hb", user("l" + i + "-" + m), t(ThrottleKind.REQUEST_NUMBER, (20 + i) + "req/sec")))
           .create();
@@ -263,14 +271,9 @@ class FaultsE2E {
     String m = marker();
     int n = 40;
     k8s.resource(hbaseCluster(ns, "hb")).create();
-    Map<String, String> common = Map.of("QUARKUS_PROFILE", "cluster",
-        "HBASEQOS_LEADER_ELECTION_LEASE_NAME", "lease-" + m, "HBASEQOS_LEADER_ELECTION_LEASE_NAMESPACE", ns,
-        "HBASEQOS_LEADER_ELECTION_LEASE_DURATION", "6s", "HBASEQOS_LEADER_ELECTION_RENEW_DEADLINE", "4s",
-        "HBASEQOS_LEADER_ELECTION_RETRY_PERIOD", "1s");
-    OperatorProcess first = operator(KubeApi.kubeconfig(), with(common, "HBASEQOS_LEADER_ELECTION_IDENTITY", "first"));
-    OperatorProcess second = OperatorProcess.start(KubeApi.kubeconfig(),
-        with(common, "HBASEQOS_LEADER_ELECTION_IDENTITY", "second"), "/q/health/live");
-    running.add(second);
+    OperatorProcess[] pair = leaderAndStandby(ns, m);
+    OperatorProcess first = pair[0];
+    OperatorProcess second = pair[1];
     for (int i = 0; i < n; i++) {
       k8s.resource(tenant(ns, "p" + i, "hb", user("p" + i + "-" + m), t(ThrottleKind.REQUEST_NUMBER, (10 + i) + "req/sec")))
           .create();
@@ -414,6 +417,59 @@ class FaultsE2E {
         admin.setQuota(QuotaSettingsFactory.unthrottleUser(u));
       } catch (Exception e) {
         // none there
+      }
+    }
+  }
+
+  /**
+   * Twenty protected tenants whose latency objectives read a Prometheus that accepts connections and
+   * never answers (a black hole): their objectives say so, and a plain tenant created meanwhile is in
+   * hbase:quota as fast as without them. Before, each protection step read the twenty objectives one
+   * after the other, 5 s each, holding the cluster's loop while every other protected tenant's
+   * reconcile waited on it, which pinned all twenty reconcile threads.
+   */
+  @Test
+  void twentyTenantsOnABlackholedPrometheusDelayNoOtherTenant() throws Exception {
+    String ns = namespace("fault-prom");
+    String m = marker();
+    try (java.net.ServerSocket hole = new java.net.ServerSocket(0)) {
+      List<java.net.Socket> held = java.util.Collections.synchronizedList(new ArrayList<>());
+      Thread acceptor = new Thread(() -> {
+        try {
+          while (true) {
+            held.add(hole.accept()); // accepted, never answered
+          }
+        } catch (java.io.IOException e) {
+          // closed
+        }
+      });
+      acceptor.setDaemon(true);
+      acceptor.start();
+      String url = "http://127.0.0.1:" + hole.getLocalPort();
+      k8s.resource(hbaseCluster(ns, "hb")).create();
+      OperatorProcess op = operator();
+      for (int i = 0; i < 20; i++) {
+        TenantQuota tq = tenant(ns, "q" + i, "hb", user("q" + i + "-" + m), t(ThrottleKind.REQUEST_NUMBER, "50req/sec"));
+        tq.getSpec().setQos(io.hbaseqos.operator.support.Resources.protectedReads(1, 20, "30s", url,
+            "histogram_quantile(0.99, sum by (le) (rate(x[1m])))"));
+        k8s.resource(tq).create();
+      }
+      await().atMost(120, TimeUnit.SECONDS).untilAsserted(() -> {
+        for (int i = 0; i < 20; i++) {
+          var st = get(ns, "q" + i).getStatus();
+          assertThat(st).as("q" + i + " reported").isNotNull();
+          assertThat(String.valueOf(st.getConditions())).as("q" + i).contains("did not answer");
+        }
+      });
+      long t0 = System.nanoTime();
+      k8s.resource(tenant(ns, "plain", "hb", user("plain-" + m), t(ThrottleKind.REQUEST_NUMBER, "10req/sec"))).create();
+      await().atMost(30, TimeUnit.SECONDS).pollInterval(100, TimeUnit.MILLISECONDS)
+          .until(() -> "req_num=10/SECONDS".equals(raw(m).get("u.plain-" + m + " q:s")));
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      System.out.printf("fault: blackholed Prometheus: 20 protected tenants; a plain tenant's throttle in hbase:quota "
+          + "%.2f s after its creation; %d connections to the hole%n", seconds, held.size());
+      for (java.net.Socket sock : held) {
+        sock.close();
       }
     }
   }

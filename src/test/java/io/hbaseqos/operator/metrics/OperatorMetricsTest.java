@@ -72,11 +72,14 @@ class OperatorMetricsTest {
     metrics.calibration("ns", "s", 1000, 900, "Converging");
     assertThat(gauge("hbaseqos.tenant.calibration.error.ratio", "s")).isCloseTo(-0.1, org.assertj.core.data.Offset.offset(1e-9));
     assertThat(gauge("hbaseqos.tenant.calibration.state", "s", "state", "Converging")).isEqualTo(1.0);
-    assertThat(gauge("hbaseqos.tenant.calibration.state", "s", "state", "Converged")).isEqualTo(0.0);
-    // every state the loop can report has its series, the one a target between two limiter steps ends in too
+    assertThat(registry.find("hbaseqos.tenant.calibration.state").tags("tenantquota", "s").gauges())
+        .as("one series per tenant: the state it is in").hasSize(1);
+    // a change of state replaces the series (the one a target between two limiter steps ends in too)
     metrics.calibration("ns", "s", 1000, 880, "LimiterStep");
     assertThat(gauge("hbaseqos.tenant.calibration.state", "s", "state", "LimiterStep")).isEqualTo(1.0);
-    assertThat(gauge("hbaseqos.tenant.calibration.state", "s", "state", "Converging")).isEqualTo(0.0);
+    assertThat(registry.find("hbaseqos.tenant.calibration.state").tags("tenantquota", "s").gauges()).hasSize(1);
+    metrics.calibration("ns", "s", 1000, 880, "LimiterStep");
+    assertThat(registry.find("hbaseqos.tenant.calibration.state").tags("tenantquota", "s").gauges()).hasSize(1);
 
     metrics.forgetSpace("ns", "s");
     assertThat(registry.find("hbaseqos.tenant.space.used.bytes").gauges()).isEmpty();

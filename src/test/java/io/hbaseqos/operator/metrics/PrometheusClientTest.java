@@ -66,4 +66,39 @@ class PrometheusClientTest {
       server.stop(0);
     }
   }
+
+  @Test
+  void aPrometheusThatDoesNotAnswerIsNotAskedAgainDuringItsQuietTime() throws Exception {
+    java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong();
+    java.util.concurrent.atomic.AtomicInteger connections = new java.util.concurrent.atomic.AtomicInteger();
+    try (java.net.ServerSocket silent = new java.net.ServerSocket(0)) {
+      Thread acceptor = new Thread(() -> {
+        java.util.List<java.net.Socket> held = new java.util.ArrayList<>();
+        try {
+          while (true) {
+            held.add(silent.accept()); // accepted, never answered
+            connections.incrementAndGet();
+          }
+        } catch (IOException e) {
+          // closed
+        }
+      });
+      acceptor.setDaemon(true);
+      acceptor.start();
+      PrometheusClient client = new PrometheusClient(java.time.Duration.ofMillis(300), now::get);
+      String base = "http://127.0.0.1:" + silent.getLocalPort();
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> client.query(base, "up"))
+          .hasMessageContaining("Prometheus at " + base + " did not answer (HttpTimeoutException")
+          .hasCauseInstanceOf(java.net.http.HttpTimeoutException.class);
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> client.query(base + "/", "up"))
+          .isInstanceOf(IOException.class).hasMessageContaining("Prometheus at " + base + " did not answer")
+          .hasMessageContaining("not asked again");
+      org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> connections.get() >= 1);
+      assertThat(connections.get()).as("one connection, for the first query only").isEqualTo(1);
+      now.addAndGet(PrometheusClient.QUIET.toNanos()); // the quiet time is over: asked again
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> client.query(base, "up"))
+          .hasCauseInstanceOf(java.net.http.HttpTimeoutException.class);
+      org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> connections.get() == 2);
+    }
+  }
 }

@@ -1,0 +1,70 @@
+package io.hbaseqos.operator.qos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** The loop's lock: a member that finds a step under way takes the last plan instead of waiting. */
+class ProtectionLoopsTest {
+  static final Instant T0 = Instant.parse("2026-11-26T12:00:00Z");
+  static final ProtectionLoops.Member DASH = new ProtectionLoops.Member("ns/dash", 1,
+      List.of(new ProtectionLoops.Goal("reads p99", 20)), null, null, null, null);
+  static final ProtectionLoops.Member BATCH = new ProtectionLoops.Member("ns/batch", 2, List.of(),
+      new ProtectionLoops.Range(10, 1000), null, null, null);
+
+  /** A source whose latency read blocks until released (a Prometheus that takes its time). */
+  static final class SlowSource implements ProtectionLoops.Source {
+    final CountDownLatch reading = new CountDownLatch(1);
+    final CountDownLatch release = new CountDownLatch(1);
+    volatile boolean slow;
+
+    @Override
+    public Map<String, List<ProtectionLoops.Reading>> latencies(List<ProtectionLoops.Member> protecteds) {
+      if (slow) {
+        reading.countDown();
+        try {
+          release.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      return Map.of("ns/dash", List.of(new ProtectionLoops.Reading(5, null)));
+    }
+
+    @Override
+    public Map<String, Double> uses(List<ProtectionLoops.Member> sheddables) {
+      return Map.of("ns/batch", 100.0);
+    }
+  }
+
+  @Test
+  void aMemberThatFindsAStepUnderWayTakesTheLastPlanAndLooksAgainSoon() throws Exception {
+    ProtectionLoops loops = new ProtectionLoops();
+    SlowSource source = new SlowSource();
+    Duration period = Duration.ofSeconds(30);
+    ProtectionLoops.Plan first = loops.plan("ns/hb", List.of(DASH, BATCH), period, source, T0);
+    source.slow = true;
+    Instant due = T0.plus(period);
+    CompletableFuture<ProtectionLoops.Plan> stepping = CompletableFuture.supplyAsync(
+        () -> loops.plan("ns/hb", List.of(DASH, BATCH), period, source, due));
+    assertThat(source.reading.await(30, TimeUnit.SECONDS)).as("the step is reading").isTrue();
+    // another member's reconcile, meanwhile: it does not wait for the reads
+    ProtectionLoops.Plan meanwhile = loops.plan("ns/hb", List.of(DASH, BATCH), period, source, due);
+    assertThat(meanwhile.decision()).isSameAs(first.decision());
+    assertThat(meanwhile.changed()).isFalse();
+    assertThat(meanwhile.until(due)).as("looks again a second later, not at once").isEqualTo(Duration.ofSeconds(1));
+    assertThat(stepping).isNotDone();
+    source.release.countDown();
+    ProtectionLoops.Plan stepped = stepping.get(30, TimeUnit.SECONDS);
+    assertThat(stepped.next()).isEqualTo(due.plus(period));
+    assertThat(loops.plan("ns/hb", List.of(DASH, BATCH), period, source, due).decision())
+        .isSameAs(stepped.decision());
+  }
+}
