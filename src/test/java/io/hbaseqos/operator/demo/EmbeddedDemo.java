@@ -36,6 +36,10 @@ public final class EmbeddedDemo {
     long t0 = System.nanoTime();
     step("starting kube-apiserver and etcd (binaries from hack/k8s-binaries.sh)");
     KubernetesClient k8s = KubeApi.client();
+    step("starting the namespace controller and garbage collector (kube-controller-manager): a deleted "
+        + "namespace goes, after the operator has cleaned its tenants' quotas");
+    io.hbaseqos.operator.support.ControlPlane controllers = io.hbaseqos.operator.support.ControlPlane
+        .namespaceLifecycle();
     step("starting HBase 2.6.4 standalone (master, RegionServer, ZooKeeper; hbase.quota.enabled=true)");
     StandaloneHBase hbase = StandaloneHBase.shared();
     step("starting the operator: target/quarkus-app/quarkus-run.jar");
@@ -43,6 +47,7 @@ public final class EmbeddedDemo {
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       System.out.println("\nstopping the operator, HBase and the API server ...");
       operator.close();
+      controllers.close();
     }));
     String ns = "demo";
     Kubectl.run("create", "namespace", ns);
@@ -60,6 +65,7 @@ public final class EmbeddedDemo {
     System.out.println("Try it (another terminal):");
     System.out.println("  export KUBECONFIG=" + KubeApi.kubeconfig());
     System.out.println("  " + KubeApi.kubectl() + " -n demo edit tq analytics      # change a limit, watch HBase follow");
+    System.out.println("  " + KubeApi.kubectl() + " delete namespace demo         # tenants cleaned from HBase, then it goes");
     System.out.println("  operator metrics: http://localhost:" + operator.httpPort() + "/q/metrics   log: " + operator.log());
     if (once) {
       System.exit(0);

@@ -41,29 +41,27 @@ public final class ControlPlane implements AutoCloseable {
    * roles gain the rules of the ClusterRoles labelled to aggregate into them.
    */
   public static ControlPlane rbacAggregation() {
-    Path bin = Paths.k8sBinDir();
-    KubeApi.ensure("sched", List.of(bin.resolve("kube-scheduler"), bin.resolve("kube-controller-manager")));
-    String kc = KubeApi.kubeconfig().toString();
-    ControlPlane cp = new ControlPlane();
-    cp.run("kube-controller-manager", bin.resolve("kube-controller-manager").toString(), "--kubeconfig=" + kc,
-        "--authentication-kubeconfig=" + kc, "--authorization-kubeconfig=" + kc, "--leader-elect=false",
-        "--secure-port=0", "--use-service-account-credentials=false",
-        "--controllers=clusterrole-aggregation-controller");
-    return cp;
+    return controllers("clusterrole-aggregation-controller");
   }
 
   /**
-   * Only the kube-controller-manager's namespace controller: a deleted namespace has its objects
-   * deleted (finalizers waited for) and then goes, as on a real cluster.
+   * The kube-controller-manager's namespace controller and garbage collector: a deleted namespace
+   * has its objects deleted (finalizers waited for) and then goes, and objects whose owner is gone
+   * are deleted, as on a real cluster.
    */
   public static ControlPlane namespaceLifecycle() {
+    return controllers("namespace-controller,garbage-collector-controller");
+  }
+
+  /** Only these controllers of the kube-controller-manager (its {@code --controllers} list). */
+  private static ControlPlane controllers(String list) {
     Path bin = Paths.k8sBinDir();
     KubeApi.ensure("sched", List.of(bin.resolve("kube-scheduler"), bin.resolve("kube-controller-manager")));
     String kc = KubeApi.kubeconfig().toString();
     ControlPlane cp = new ControlPlane();
     cp.run("kube-controller-manager", bin.resolve("kube-controller-manager").toString(), "--kubeconfig=" + kc,
         "--authentication-kubeconfig=" + kc, "--authorization-kubeconfig=" + kc, "--leader-elect=false",
-        "--secure-port=0", "--use-service-account-credentials=false", "--controllers=namespace-controller");
+        "--secure-port=0", "--use-service-account-credentials=false", "--controllers=" + list);
     return cp;
   }
 
