@@ -69,20 +69,25 @@ public class BlockCacheStatus {
    */
   @JsonIgnore
   public boolean sameReading(BlockCacheStatus o) {
-    if (o == null || !sameCapacity(capacityBytes, o.capacityBytes) || !near(usedBytes, o.usedBytes, capacityBytes)
-        || !hitsNear(hitPercent, o.hitPercent) || servers == null || o.servers == null
-        || servers.size() != o.servers.size()) {
+    if (o == null || !sameCache(capacityBytes, o.capacityBytes, usedBytes, o.usedBytes, hitPercent, o.hitPercent)
+        || servers == null || o.servers == null || servers.size() != o.servers.size()) {
       return false;
     }
     for (int i = 0; i < servers.size(); i++) {
       Server a = servers.get(i);
       Server b = o.servers.get(i);
-      if (!Objects.equals(a.name, b.name) || !sameCapacity(a.capacityBytes, b.capacityBytes)
-          || !near(a.usedBytes, b.usedBytes, a.capacityBytes) || !hitsNear(a.hitPercent, b.hitPercent)) {
+      if (!Objects.equals(a.name, b.name)
+          || !sameCache(a.capacityBytes, b.capacityBytes, a.usedBytes, b.usedBytes, a.hitPercent, b.hitPercent)) {
         return false;
       }
     }
     return true;
+  }
+
+  /** One cache (the cluster's or a server's) read the same: capacity, bytes held and hit share. */
+  private static boolean sameCache(Long capacity, Long capacityBefore, Long used, Long usedBefore, Integer hits,
+      Integer hitsBefore) {
+    return sameCapacity(capacity, capacityBefore) && near(used, usedBefore, capacity) && hitsNear(hits, hitsBefore);
   }
 
   private static boolean near(Long a, Long b, Long capacity) {

@@ -354,11 +354,10 @@ public class ClusterState {
   /** One change to the cluster-wide throttle policy. */
   public void apply(RegionServerPolicy.Op op) throws IOException {
     checkNotMoved();
-    call("setRegionServerPolicy", b -> {
-      fence.check();
+    call("setRegionServerPolicy", fenced(b -> {
       b.apply(op);
       return null;
-    });
+    }));
     metrics.quotaWrite(id, op.getClass().getSimpleName());
   }
 
@@ -383,10 +382,7 @@ public class ClusterState {
    */
   public boolean writeNamespaceLimits(String name, NamespaceLimits limits) throws IOException {
     checkNotMoved();
-    boolean done = call("setNamespaceLimits", b -> {
-      fence.check();
-      return b.setNamespaceLimits(name, limits);
-    });
+    boolean done = call("setNamespaceLimits", fenced(b -> b.setNamespaceLimits(name, limits)));
     if (done) {
       metrics.quotaWrite(id, "SetNamespaceLimits");
     }
@@ -450,6 +446,14 @@ public class ClusterState {
    */
   public String moved() {
     return moved;
+  }
+
+  /** A write's HBase call, run only while this replica may write: checked on the call thread, just before. */
+  private <T> HBaseCall<T> fenced(HBaseCall<T> write) {
+    return b -> {
+      fence.check();
+      return write.call(b);
+    };
   }
 
   private void checkNotMoved() throws IOException {
@@ -550,11 +554,10 @@ public class ClusterState {
     checkNotMoved();
     try {
       call(op instanceof QuotaOp.DropEmptySettings ? "dropEmptySettings"
-          : op instanceof QuotaOp.ClearUnreadable ? "clearUnreadable" : "setQuota", b -> {
-        fence.check();
+          : op instanceof QuotaOp.ClearUnreadable ? "clearUnreadable" : "setQuota", fenced(b -> {
         b.apply(op);
         return null;
-      }, () -> inDoubt.put(s, clock.instant().plus(settleTime())));
+      }), () -> inDoubt.put(s, clock.instant().plus(settleTime())));
       metrics.quotaWrite(id, op.getClass().getSimpleName());
       put(s, QuotaDiff.applyTo(actual(s), op));
     } catch (IOException e) {

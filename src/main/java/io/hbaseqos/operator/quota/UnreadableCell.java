@@ -1,6 +1,7 @@
 package io.hbaseqos.operator.quota;
 
 import java.util.Arrays;
+import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * A cell of {@code hbase:quota} (family {@code q}) that does not parse as quota settings: written
@@ -36,9 +37,9 @@ public record UnreadableCell(byte[] row, byte[] qualifier, String found, byte[] 
     return value.clone();
   }
 
-  /** Where it is, printable: {@code row u.bob column q:s}. */
+  /** Where it is, printable as HBase writes binary keys ({@code \xNN}): {@code row u.bob column q:s}. */
   public String where() {
-    return "row " + printable(row) + " column q:" + printable(qualifier);
+    return "row " + Bytes.toStringBinary(row) + " column q:" + Bytes.toStringBinary(qualifier);
   }
 
   /** Where it is and what it holds, for status, events and logs. */
@@ -53,23 +54,6 @@ public record UnreadableCell(byte[] row, byte[] qualifier, String found, byte[] 
     column[1] = ':';
     System.arraycopy(qualifier, 0, column, 2, qualifier.length);
     return HBaseShell.deleteQuotaCell(row, column);
-  }
-
-  /**
-   * Bytes as text a terminal and a Kubernetes status can carry: printable ASCII kept, everything
-   * else (and the backslash) as {@code \xNN}, the way HBase's shell writes binary keys.
-   */
-  static String printable(byte[] b) {
-    StringBuilder sb = new StringBuilder();
-    for (byte x : b) {
-      int c = x & 0xff;
-      if (c >= 0x20 && c < 0x7f && c != '\\') {
-        sb.append((char) c);
-      } else {
-        sb.append(String.format("\\x%02X", c));
-      }
-    }
-    return sb.toString();
   }
 
   @Override
