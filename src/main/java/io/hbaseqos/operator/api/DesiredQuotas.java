@@ -272,6 +272,10 @@ public final class DesiredQuotas {
       errors.add(new InvalidSpecException("spec.namespaceLimits",
           "apply to a namespace subject: HBase keeps maxtables and maxregions on the namespace"));
     }
+    if (n.getMaxTables() == null && n.getMaxRegions() == null) {
+      errors.add(new InvalidSpecException("spec.namespaceLimits", "must set maxTables, maxRegions or both; leave "
+          + "namespaceLimits out to leave the namespace's limits as HBase has them"));
+    }
     if (n.getMaxTables() != null && n.getMaxTables() < 1) {
       errors.add(new InvalidSpecException("spec.namespaceLimits.maxTables",
           "must be at least 1: HBase refuses 0 and negative values (leave it out for no limit)"));
@@ -357,6 +361,17 @@ public final class DesiredQuotas {
       }
       if (o.getPercentile() != null && !(o.getPercentile() > 0 && o.getPercentile() <= 100)) {
         errors.add(new InvalidSpecException(f + ".percentile", "must be above 0 and at most 100"));
+      }
+      if (o.getSource() != QosSpec.LatencyObjectiveSpec.Source.Prometheus && o.getBoundMillis() != null
+          && o.getBoundMillis() > 0 && o.getBoundMillis() < 1) {
+        errors.add(new InvalidSpecException(f + ".boundMillis", "must be at least 1 ms for source HBase: its "
+            + "latency histograms count whole milliseconds"));
+      }
+      for (int j = 0; j < i; j++) {
+        if (os.get(j).sameStatistic(o)) {
+          errors.add(new InvalidSpecException(f, "repeats latencyObjectives[" + j + "] (" + o.describe()
+              + "): each objective may appear only once"));
+        }
       }
       if (o.getSource() != QosSpec.LatencyObjectiveSpec.Source.Prometheus && (subject == null || subject.user() == null
           || subject.table() != null || subject.namespace() != null)) {

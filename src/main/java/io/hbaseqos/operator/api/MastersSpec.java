@@ -16,12 +16,14 @@ public class MastersSpec {
   private Integer replicas = 2;
 
   @Default("4g")
-  @ValidationRule(value = "self.matches('^[1-9][0-9]*(m|g|Mi|Gi)$')",
+  @ValidationRule(value = "self.matches('^[1-9][0-9]{0,6}(m|g|Mi|Gi)$')",
       message = "heap must be a size such as 4g, 4096m, 4Gi or 4096Mi")
   @JsonPropertyDescription("Heap per master.")
   private String heap = "4g";
 
-  @ValidationRule(value = "self.matches('^[0-9]+([.][0-9]+)?m?$')", message = "cpu must be like 2, 0.5 or 500m")
+  @ValidationRule(value = "self.matches('" + RegionServersSpec.CPU + "')", message = RegionServersSpec.CPU_MESSAGE)
+  @ValidationRule(value = "!self.matches('" + RegionServersSpec.CPU + "') || self.matches('[1-9]')",
+      message = "cpu must be above zero")
   @JsonPropertyDescription("CPU request per master.")
   private String cpu;
 

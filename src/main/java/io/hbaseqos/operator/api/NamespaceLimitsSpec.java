@@ -10,6 +10,9 @@ import io.fabric8.generator.annotation.ValidationRule;
  * descriptor: the TenantQuota owns both.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = "has(self.maxTables) || has(self.maxRegions)",
+    message = "namespaceLimits must set maxTables, maxRegions or both; leave namespaceLimits out to leave the "
+        + "namespace's limits as HBase has them")
 public class NamespaceLimitsSpec {
 
   @ValidationRule(value = "self >= 1", message = "maxTables must be at least 1: HBase refuses 0 and negative values "

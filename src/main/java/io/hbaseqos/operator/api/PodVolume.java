@@ -9,9 +9,16 @@ import io.fabric8.crd.generator.annotation.PreserveUnknownFields;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
+import io.fabric8.kubernetes.api.model.ConfigMapVolumeSource;
+import io.fabric8.kubernetes.api.model.EmptyDirVolumeSource;
+import io.fabric8.kubernetes.api.model.HostPathVolumeSource;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimVolumeSource;
+import io.fabric8.kubernetes.api.model.SecretVolumeSource;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -74,5 +81,56 @@ public class PodVolume {
     @ValidationRule(value = "self != 'conf'", message = "the volume name 'conf' is the operator's (hbase-site.xml)")
     @JsonPropertyDescription("Volume name, referenced by volumeMounts.")
     public String name;
+
+    // the common sources are declared, so a misspelled field inside them is refused (kubectl) or
+    // dropped with a warning like any other; the operator refuses unknown fields of any source
+    public ConfigMapVolumeSource configMap;
+    public SecretVolumeSource secret;
+    public HostPathVolumeSource hostPath;
+    public PersistentVolumeClaimVolumeSource persistentVolumeClaim;
+    public EmptyDirVolumeSource emptyDir;
+  }
+
+  /**
+   * The fields of this volume that are not fields of a Kubernetes volume (a misspelling, or a field of
+   * a newer Kubernetes), each as {@code field} followed by its path, e.g. {@code .configMap.items[0].kye}.
+   */
+  public List<String> unknownFields(String field) {
+    List<String> out = new ArrayList<>();
+    unknown(toVolume(), field, out);
+    out.sort(null);
+    return out;
+  }
+
+  private static void unknown(Object o, String path, List<String> out) {
+    if (o instanceof List<?> list) {
+      for (int i = 0; i < list.size(); i++) {
+        unknown(list.get(i), path + "[" + i + "]", out);
+      }
+      return;
+    }
+    if (o == null || !o.getClass().getPackageName().startsWith("io.fabric8.kubernetes.api.model")) {
+      return;
+    }
+    for (java.lang.reflect.Method m : o.getClass().getMethods()) {
+      // the model's JSON fields are its annotated getters; what it did not know is in its any-getter
+      com.fasterxml.jackson.annotation.JsonProperty property = m.getAnnotation(com.fasterxml.jackson.annotation.JsonProperty.class);
+      boolean extra = m.isAnnotationPresent(JsonAnyGetter.class);
+      if (m.getParameterCount() != 0 || (property == null && !extra)) {
+        continue;
+      }
+      try {
+        Object v = m.invoke(o);
+        if (extra) {
+          if (v instanceof Map<?, ?> fields) {
+            fields.keySet().forEach(k -> out.add(path + "." + k));
+          }
+        } else {
+          unknown(v, path + "." + property.value(), out);
+        }
+      } catch (ReflectiveOperationException e) {
+        throw new IllegalStateException(e);
+      }
+    }
   }
 }

@@ -10,6 +10,7 @@ import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A tenant's place in latency protection: its priority, the latency it is promised (a protected
@@ -30,7 +31,7 @@ public class QosSpec {
 
   @Size(max = 4)
   @ValidationRule(value = "self.all(x, self.exists_one(y, y.operations == x.operations "
-      + "&& y.statistic == x.statistic && y.percentile == x.percentile))",
+      + "&& y.statistic == x.statistic && (x.statistic == 'Mean' || y.percentile == x.percentile)))",
       message = "each latency objective (operations and statistic) may appear only once")
   @JsonPropertyDescription("What this tenant is promised: a latency bound on a percentile or the mean of its reads "
       + "or writes. A tenant with objectives is protected.")
@@ -66,9 +67,11 @@ public class QosSpec {
 
   /** A latency bound on one statistic of a tenant's reads or writes, judged every window. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  @ValidationRule(value = "self.statistic != 'Percentile' || !has(self.percentile) "
-      + "|| (self.percentile > 0.0 && self.percentile <= 100.0)",
+  @ValidationRule(value = "!has(self.percentile) || (self.percentile > 0.0 && self.percentile <= 100.0)",
       message = "latency objective percentile must be above 0 and at most 100, such as 99 or 99.9")
+  @ValidationRule(value = "self.source != 'HBase' || self.boundMillis >= 1.0",
+      message = "latency objective boundMillis must be at least 1 ms for source HBase: its latency histograms count "
+          + "whole milliseconds")
   @ValidationRule(value = "self.source != 'Prometheus' || has(self.prometheus)",
       message = "latency objective source Prometheus needs prometheus (a query; the url defaults to the HBaseCluster's spec.prometheus.url)")
   public static class LatencyObjectiveSpec {
@@ -175,10 +178,20 @@ public class QosSpec {
     }
 
     /** "reads p99", "writes mean": how status names the objective. */
+    /** Whether the two judge the same statistic of the same operations (a Mean has no percentile). */
+    public boolean sameStatistic(LatencyObjectiveSpec o) {
+      Statistic a = statistic == null ? Statistic.Percentile : statistic;
+      Statistic b = o.statistic == null ? Statistic.Percentile : o.statistic;
+      return Objects.equals(operations == null ? Operations.reads : operations,
+          o.operations == null ? Operations.reads : o.operations) && a == b
+          && (a == Statistic.Mean || Objects.equals(percentile == null ? 99.0 : percentile,
+              o.percentile == null ? 99.0 : o.percentile));
+    }
+
     public String describe() {
       String stat = statistic == Statistic.Mean ? "mean" : "p" + (percentile == null ? "99"
           : percentile == Math.rint(percentile) ? String.valueOf(percentile.longValue()) : String.valueOf(percentile));
-      return operations + " " + stat + " <= " + (boundMillis == Math.rint(boundMillis)
+      return operations + " " + stat + " <= " + (boundMillis == null ? "?" : boundMillis == Math.rint(boundMillis)
           ? String.valueOf(boundMillis.longValue()) : String.valueOf(boundMillis)) + "ms";
     }
   }

@@ -11,7 +11,14 @@ import java.util.List;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class QuotaSettingsSpec {
 
-  public static final String DURATION_PATTERN = "^([0-9]+(ms|s|m|h))+$";
+  /**
+   * A duration as a CEL pattern: parts of at most six digits, so with {@link #DURATION_SIZE} characters
+   * no duration overflows CEL's {@code duration()} (Go's 292 years) or a Java {@code long} of ms.
+   */
+  public static final String DURATION_PATTERN = "^([0-9]{1,6}(ms|s|m|h))+$";
+  public static final int DURATION_SIZE = 16;
+  /** A CEL rule: a well-formed duration of at most 24 hours (the other rules word the rest). */
+  static final String AT_MOST_A_DAY = "!self.matches('" + DURATION_PATTERN + "') || duration(self) <= duration('24h')";
 
   public enum UnmanagedPolicy { Retain, Remove }
 
@@ -21,6 +28,8 @@ public class QuotaSettingsSpec {
   static final String INT_BOUND_MESSAGE = "a default user quota is read by HBase as an int: at most 2147483647 "
       + "requests, bytes or ms per second (2047M/sec, 1G/sec)";
 
+  public static final int UNMANAGED_IGNORE_SIZE = 256;
+
   public static final java.time.Duration DEFAULT_REFRESH = java.time.Duration.ofSeconds(30);
 
   @Default("true")
@@ -28,20 +37,24 @@ public class QuotaSettingsSpec {
   private Boolean enabled = Boolean.TRUE;
 
   @Default("30s")
-  @Size(max = 32)
+  @Size(max = DURATION_SIZE)
   @ValidationRule(value = "self.matches('" + QuotaSettingsSpec.DURATION_PATTERN + "')",
       message = "must be a duration such as 30s, 1m30s or 500ms")
   @ValidationRule(value = "!self.matches('" + QuotaSettingsSpec.DURATION_PATTERN + "') || self.matches('[1-9]')",
       message = "must be longer than zero")
+  @ValidationRule(value = AT_MOST_A_DAY, message = "must be at most 24h")
   @JsonPropertyDescription("hbase.quota.refresh.period the cluster runs with (HBase's own default is 12 h since 2.6.3; 30-60 s is recommended).")
   private String refreshPeriod = "30s";
 
   @Default("60s")
-  @Size(max = 32)
+  @Size(max = DURATION_SIZE)
   @ValidationRule(value = "self.matches('" + QuotaSettingsSpec.DURATION_PATTERN + "')",
       message = "must be a duration such as 30s, 1m30s or 500ms")
   @ValidationRule(value = "!self.matches('" + QuotaSettingsSpec.DURATION_PATTERN + "') || self.matches('[1-9]')",
       message = "must be longer than zero")
+  @ValidationRule(value = AT_MOST_A_DAY, message = "must be at most 24h")
+  @ValidationRule(value = "!self.matches('" + QuotaSettingsSpec.DURATION_PATTERN + "') || duration(self) >= duration('1s')",
+      message = "must be at least 1s: each resync is a scan of hbase:quota")
   @JsonPropertyDescription("How often the operator reads hbase:quota (one scan) to detect and undo changes made outside it.")
   private String resyncPeriod = "60s";
 
@@ -50,8 +63,10 @@ public class QuotaSettingsSpec {
   private UnmanagedPolicy unmanagedPolicy = UnmanagedPolicy.Retain;
 
   @Size(max = 64)
-  @JsonPropertyDescription("Regular expressions matched against a subject rendered as 'user=u', 'namespace=ns', 'table=ns:t', 'user=u,table=ns:t' or 'user=u,namespace=ns'; matching quotas are never removed.")
-  private List<String> unmanagedIgnore = new ArrayList<>();
+  @ValidationRule(value = "self.all(p, ''.matches(p) || !''.matches(p))",
+      message = "each unmanagedIgnore pattern must be a regular expression in RE2 syntax")
+  @JsonPropertyDescription("Regular expressions (RE2 syntax: no backreferences or lookaround, matched in linear time) matched against a subject rendered as 'user=u', 'namespace=ns', 'table=ns:t', 'user=u,table=ns:t' or 'user=u,namespace=ns'; matching quotas are never removed.")
+  private List<@Size(max = UNMANAGED_IGNORE_SIZE) String> unmanagedIgnore = new ArrayList<>();
 
   @JsonPropertyDescription("The RegionServers' throttle rate limiter (hbase.quota.rate.limiter) and refill interval. "
       + "Left out: not checked, and not written when the operator runs the RegionServers (HBase's default applies).")

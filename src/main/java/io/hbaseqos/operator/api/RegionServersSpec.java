@@ -17,8 +17,30 @@ import java.util.Map;
 @ValidationRule(value = "self.blockCacheFraction + self.memstoreFraction <= 0.800001",
     message = "blockCacheFraction + memstoreFraction must be at most 0.8: HBase keeps 20% of the heap free and refuses to start otherwise")
 public class RegionServersSpec {
+  /** A Hadoop property name (RE2, inside a CEL string). */
+  static final String SITE_KEY = "^[A-Za-z0-9_][A-Za-z0-9._-]{0,255}$";
+  /** Characters XML 1.0 cannot hold, and C1 controls (RE2, inside a CEL string). */
+  static final String XML_ILLEGAL = "[\\\\x00-\\\\x08\\\\x0B\\\\x0C\\\\x0E-\\\\x1F\\\\x7F-\\\\x9F\\\\x{FFFE}\\\\x{FFFF}]";
+  /** One JVM option: a leading dash, no whitespace, control or format characters. */
+  static final String JVM_OPTION = "^-[^\\\\s\\\\p{Cc}\\\\p{Cf}]+$";
+  static final String JVM_HEAP_OPTION = "^-(Xmx|Xms|XX:(MaxHeapSize|InitialHeapSize|MinHeapSize)=)";
+  static final String JVM_OPTIONS_FILE = "^-XX:(Flags|VMOptionsFile)=";
+  /** A CPU request above zero: a whole or decimal number of cores, or millicores. */
+  static final String CPU = "^([0-9]{1,6}([.][0-9]{1,3})?|[0-9]{1,9}m)$";
+  static final String CPU_MESSAGE = "cpu must be a number of cores such as 2, 0.5 or 500m";
+  /**
+   * The hbase-site.xml keys other fields set, as a CEL list, and the prefix of HBase's default user
+   * quotas (spec.quotas.defaultUserQuotas); a test keeps them equal to the planner's {@code RESERVED_KEYS}.
+   */
+  public static final String RESERVED_SITE_KEYS = "['hbase.rootdir', 'hbase.zookeeper.quorum', 'zookeeper.znode.parent', "
+      + "'hbase.cluster.distributed', 'hbase.quota.enabled', 'hbase.quota.refresh.period', "
+      + "'hbase.regionserver.handler.count', 'hfile.block.cache.size', 'hbase.regionserver.global.memstore.size', "
+      + "'hbase.quota.rate.limiter', 'hbase.quota.rate.limiter.refill.interval.ms', 'hbase.quota.user.override.key', "
+      + "'hbase.quota.use.result.size.bytes', 'hbase.quota.read.capacity.unit', 'hbase.quota.write.capacity.unit']";
+  public static final String RESERVED_SITE_PREFIX = "hbase.quota.default.user.machine.";
   public static final int DEFAULT_MIN_READY_SECONDS = 20;
-  public static final String HEAP_PATTERN = "^(auto|[1-9][0-9]*(m|g|Mi|Gi))$";
+  /** At most seven digits: 9999999m is far above any heap, and no size overflows a {@code long} of bytes. */
+  public static final String HEAP_PATTERN = "^(auto|[1-9][0-9]{0,6}(m|g|Mi|Gi))$";
 
   @Size(max = 32)
   @JsonPropertyDescription("Labels of the node pool's nodes; RegionServers run only there, replicasPerNode on each.")
@@ -41,7 +63,7 @@ public class RegionServersSpec {
   private String heap = "auto";
 
   @Default("4Gi")
-  @ValidationRule(value = "self.matches('^[0-9]+(Mi|Gi)$')", message = "must be a size in Mi or Gi, such as 4Gi")
+  @ValidationRule(value = "self.matches('^[0-9]{1,7}(Mi|Gi)$')", message = "must be a size in Mi or Gi, such as 4Gi")
   @JsonPropertyDescription("Memory of each node left to the OS and other pods (page cache, DataNode) when the heap is 'auto'.")
   private String nodeReserve = "4Gi";
 
@@ -64,23 +86,43 @@ public class RegionServersSpec {
   private Double memstoreFraction = 0.4;
 
   @Size(max = 128)
+  @ValidationRule(value = "self.all(k, k.matches('" + SITE_KEY + "'))",
+      message = "siteProperties keys are Hadoop property names of at most 256 letters, digits, '.', '_' and '-' "
+          + "(no spaces, control or other characters)")
+  @ValidationRule(value = "self.all(k, !(k in " + RESERVED_SITE_KEYS + ") && !k.startsWith('" + RESERVED_SITE_PREFIX + "'))",
+      message = "siteProperties may not set what another field sets (hbase.rootdir, the ZooKeeper quorum and "
+          + "parent, the quota settings, handlerCount, blockCacheFraction, memstoreFraction): use that field")
+  @ValidationRule(value = "self.all(k, !self[k].matches('" + XML_ILLEGAL + "'))",
+      message = "siteProperties values are at most 8192 characters, without control characters other than tab "
+          + "and line breaks (hbase-site.xml cannot hold them)")
   @JsonPropertyDescription("Extra hbase-site.xml properties (not those set by other fields).")
-  private Map<String, String> siteProperties = new LinkedHashMap<>();
+  private Map<String, @Size(max = 8192) String> siteProperties = new LinkedHashMap<>();
 
   @Size(max = 64)
-  @JsonPropertyDescription("Extra JVM options (not -Xmx/-Xms: use heap).")
-  private List<String> jvmOptions = new ArrayList<>();
+  @ValidationRule(value = "self.all(o, o.matches('" + JVM_OPTION + "'))",
+      message = "each jvmOption is one option of at most 1024 characters: it starts with '-' and has no spaces, "
+          + "control or format characters")
+  @ValidationRule(value = "self.all(o, !o.matches('" + JVM_HEAP_OPTION + "'))",
+      message = "jvmOptions may not size the heap (-Xmx, -Xms, -XX:MaxHeapSize, -XX:InitialHeapSize, "
+          + "-XX:MinHeapSize): use heap")
+  @ValidationRule(value = "self.all(o, !o.matches('" + JVM_OPTIONS_FILE + "'))",
+      message = "jvmOptions may not read options from a file (-XX:Flags, -XX:VMOptionsFile): the operator cannot "
+          + "check them")
+  @JsonPropertyDescription("Extra JVM options, one per item (not the heap: use heap).")
+  private List<@Size(max = 1024) String> jvmOptions = new ArrayList<>();
 
-  @ValidationRule(value = "self.matches('^[0-9]+([.][0-9]+)?m?$')", message = "cpu must be like 2, 0.5 or 500m")
+  @ValidationRule(value = "self.matches('" + CPU + "')", message = CPU_MESSAGE)
+  @ValidationRule(value = "!self.matches('" + CPU + "') || self.matches('[1-9]')", message = "cpu must be above zero")
   @JsonPropertyDescription("CPU request per RegionServer, e.g. '4' or '3500m'.")
   private String cpu;
 
   @Default("120s")
-  @Size(max = 32)
+  @Size(max = QuotaSettingsSpec.DURATION_SIZE)
   @ValidationRule(value = "self.matches('" + QuotaSettingsSpec.DURATION_PATTERN + "')",
       message = "must be a duration such as 30s, 1m30s or 500ms")
-  @ValidationRule(value = "!self.matches('" + QuotaSettingsSpec.DURATION_PATTERN + "') || self.matches('[1-9]')",
-      message = "must be longer than zero")
+  @ValidationRule(value = "!self.matches('" + QuotaSettingsSpec.DURATION_PATTERN + "') || "
+      + "(duration(self) >= duration('1s') && duration(self) <= duration('24h'))",
+      message = "must be from 1s to 24h (Kubernetes counts the grace period in whole seconds)")
   @JsonPropertyDescription("Time a RegionServer gets to close its regions on shutdown (terminationGracePeriodSeconds).")
   private String gracefulShutdown = "120s";
 

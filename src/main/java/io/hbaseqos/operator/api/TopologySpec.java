@@ -22,6 +22,10 @@ import java.util.List;
 @ValidationRule(value = "!has(self.volumes) || self.volumes.all(v, self.volumes.exists_one(w, w.name == v.name))",
     message = "volume names must be unique")
 public class TopologySpec {
+  /** An absolute path of non-empty segments without whitespace, control or format characters (RE2 in CEL). */
+  static final String MOUNT_PATH = "^(/[^/\\\\s\\\\p{Cc}\\\\p{Cf}]+)+$";
+  /** A '.' or '..' segment. */
+  static final String DOT_SEGMENT = "(^|/)[.][.]?(/|$)";
   @Required
   @ValidationRule(value = "self.matches('^[a-z0-9][a-z0-9._/:@-]*$')",
       message = "image must be an image reference such as registry.example.com/hbase:2.6.4")
@@ -29,8 +33,8 @@ public class TopologySpec {
   private String image;
 
   @Required
-  @ValidationRule(value = "self.matches('^[a-z][a-z0-9+.-]*://.+$')",
-      message = "rootDir must be a URI such as hdfs://namenode:8020/hbase")
+  @ValidationRule(value = "self.matches('^[a-z][a-z0-9+.-]*://[^\\\\s\\\\p{Cc}\\\\p{Cf}]+$')",
+      message = "rootDir must be a URI such as hdfs://namenode:8020/hbase, without spaces or control characters")
   @JsonPropertyDescription("hbase.rootdir, e.g. hdfs://namenode:8020/hbase.")
   private String rootDir;
 
@@ -52,10 +56,45 @@ public class TopologySpec {
   private List<PodVolume> volumes = new ArrayList<>();
 
   @Size(max = 16)
-  @ValidationRule(value = "self.all(m, m.mountPath != '/etc/hbase' && !m.mountPath.startsWith('/etc/hbase/'))",
-      message = "/etc/hbase is where the operator mounts hbase-site.xml")
+  @SchemaFrom(type = MountSchema[].class)
   @JsonPropertyDescription("Where volumes are mounted in the master and RegionServer containers.")
   private List<VolumeMount> volumeMounts = new ArrayList<>();
+
+  /** The CRD schema of a volume mount: Kubernetes' VolumeMount, its path checked. */
+  static final class MountSchema {
+    @Required
+    @Size(max = 63)
+    @JsonPropertyDescription("The volume's name (one of volumes).")
+    public String name;
+
+    @Required
+    @Size(max = 1024)
+    @ValidationRule(value = "self.matches('" + MOUNT_PATH + "') && !self.matches('" + DOT_SEGMENT + "')",
+        message = "mountPath must be an absolute path without '//', '.' or '..' segments, a trailing '/', spaces or "
+            + "control characters, such as /etc/hadoop")
+    @ValidationRule(value = "!(self in ['/', '/etc', '/etc/hbase']) && !self.startsWith('/etc/hbase/')",
+        message = "/etc/hbase is where the operator mounts hbase-site.xml: a volume may not be mounted on /, /etc, "
+            + "/etc/hbase or under it")
+    @JsonPropertyDescription("Where the volume is mounted in the containers.")
+    public String mountPath;
+
+    @Size(max = 1024)
+    @JsonPropertyDescription("A path within the volume to mount instead of its root.")
+    public String subPath;
+
+    @Size(max = 1024)
+    @JsonPropertyDescription("Like subPath, with $(VAR) references to the container's environment expanded.")
+    public String subPathExpr;
+
+    @JsonPropertyDescription("Mounted read-only.")
+    public Boolean readOnly;
+
+    @JsonPropertyDescription("None, HostToContainer or Bidirectional.")
+    public String mountPropagation;
+
+    @JsonPropertyDescription("Disabled, IfPossible or Enabled.")
+    public String recursiveReadOnly;
+  }
 
   @Default("true")
   @JsonPropertyDescription("PodDisruptionBudgets that allow at most one RegionServer and one master down at a time.")

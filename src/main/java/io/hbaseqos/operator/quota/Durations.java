@@ -20,14 +20,19 @@ public final class Durations {
     }
     Matcher m = PART.matcher(text);
     Duration d = Duration.ZERO;
-    while (m.find()) {
-      long n = Long.parseLong(m.group(1));
-      d = d.plus(switch (m.group(2)) {
-        case "ms" -> Duration.ofMillis(n);
-        case "s" -> Duration.ofSeconds(n);
-        case "m" -> Duration.ofMinutes(n);
-        default -> Duration.ofHours(n);
-      });
+    try {
+      while (m.find()) {
+        long n = Long.parseLong(m.group(1));
+        d = d.plus(switch (m.group(2)) {
+          case "ms" -> Duration.ofMillis(n);
+          case "s" -> Duration.ofSeconds(n);
+          case "m" -> Duration.ofMinutes(n);
+          default -> Duration.ofHours(n);
+        });
+      }
+      d.toMillis(); // what every caller takes: it must fit a long
+    } catch (ArithmeticException | NumberFormatException e) {
+      throw new IllegalArgumentException("'" + text + "' is too long a duration");
     }
     return d;
   }

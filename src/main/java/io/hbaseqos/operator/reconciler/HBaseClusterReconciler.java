@@ -52,8 +52,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 import java.util.stream.Collectors;
 
 /**
@@ -465,13 +463,19 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
       duration(errors, "spec.quotas.refreshPeriod", q.getRefreshPeriod(), Duration.ofMillis(1));
       List<String> ignore = q.getUnmanagedIgnore() == null ? List.of() : q.getUnmanagedIgnore();
       for (int i = 0; i < ignore.size(); i++) {
+        String field = "spec.quotas.unmanagedIgnore[" + i + "]";
+        if (ignore.get(i) == null || ignore.get(i).length() > QuotaSettingsSpec.UNMANAGED_IGNORE_SIZE) {
+          errors.add(field + ": at most " + QuotaSettingsSpec.UNMANAGED_IGNORE_SIZE + " characters");
+          continue;
+        }
         try {
-          Pattern.compile(ignore.get(i));
-        } catch (PatternSyntaxException e) {
-          errors.add("spec.quotas.unmanagedIgnore[" + i + "]: not a regular expression: " + e.getDescription());
+          com.google.re2j.Pattern.compile(ignore.get(i));
+        } catch (com.google.re2j.PatternSyntaxException e) {
+          errors.add(field + ": not a regular expression in RE2 syntax: " + e.getDescription());
         }
       }
     }
+    errors.addAll(io.hbaseqos.operator.topology.TopologyChecks.refusals(hc.getSpec().getTopology()));
     return errors;
   }
 
@@ -480,6 +484,8 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
       Duration d = Durations.parse(value, min);
       if (d.compareTo(min) < 0) {
         errors.add(field + ": must be at least " + min.toMillis() + "ms");
+      } else if (d.compareTo(Duration.ofHours(24)) > 0) {
+        errors.add(field + ": must be at most 24h");
       }
     } catch (IllegalArgumentException e) {
       errors.add(field + ": " + e.getMessage());

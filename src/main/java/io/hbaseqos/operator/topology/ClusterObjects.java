@@ -154,7 +154,8 @@ public final class ClusterObjects {
     String configHash = hash(site + "\n" + String.join(" ", rsOpts) + "\n" + t.getImage());
     out.add(statefulSet(hc, REGIONSERVER, regionServers(hc), plan.replicas(), rsOpts, plan.containerMemory(),
         rs.getCpu(), configHash, 16020, 16030, rs.getNodeSelector(), rs.getTolerations(),
-        Durations.parse(rs.getGracefulShutdown(), java.time.Duration.ofSeconds(120)).toSeconds(),
+        // whole seconds, rounded up: 1500ms is a grace of 2s, never less than written
+        (Durations.parse(rs.getGracefulShutdown(), java.time.Duration.ofSeconds(120)).toMillis() + 999) / 1000,
         rs.getMinReadySeconds() == null ? RegionServersSpec.DEFAULT_MIN_READY_SECONDS : rs.getMinReadySeconds(), true));
     MastersSpec m = t.getMasters() == null ? new MastersSpec() : t.getMasters();
     long mHeap = Memory.parse(m.getHeap());

@@ -17,6 +17,9 @@ public final class Memory {
     if (m == null || !m.matches()) {
       throw new IllegalArgumentException("'" + text + "' is not a size such as 30g, 512m, 30Gi or 512Mi");
     }
+    if (m.group(1).length() > 7) {
+      throw new IllegalArgumentException("'" + text + "' is too large: at most seven digits");
+    }
     long n = Long.parseLong(m.group(1));
     return m.group(2).startsWith("g") || m.group(2).startsWith("G") ? n * GIB : n * MIB;
   }

@@ -86,16 +86,8 @@ public final class TopologyPlanner {
     if (in.blockCacheFraction() <= 0 || in.memstoreFraction() <= 0) {
       errors.add("spec.topology.regionServers: blockCacheFraction and memstoreFraction must be above 0");
     }
-    for (String key : new java.util.TreeSet<>(in.siteProperties() == null ? Set.of() : in.siteProperties().keySet())) {
-      if (RESERVED_KEYS.containsKey(key)) {
-        errors.add("spec.topology.regionServers.siteProperties." + key + ": set by " + RESERVED_KEYS.get(key));
-      }
-    }
-    for (String opt : in.jvmOptions() == null ? List.<String>of() : in.jvmOptions()) {
-      if (opt.startsWith("-Xmx") || opt.startsWith("-Xms") || opt.startsWith("-XX:MaxHeapSize")) {
-        errors.add("spec.topology.regionServers.jvmOptions: '" + opt + "' sets the heap; use spec.topology.regionServers.heap");
-      }
-    }
+    errors.addAll(TopologyChecks.siteProperties(in.siteProperties()));
+    errors.addAll(TopologyChecks.jvmOptions(in.jvmOptions()));
 
     long heap = 0;
     long smallest = usable.stream().mapToLong(PoolNode::allocatableMemory).min().orElse(0);

@@ -96,6 +96,11 @@ class DesiredQuotasTest {
     zero.setNamespaceLimits(new NamespaceLimitsSpec(0L, -2L));
     assertThatThrownBy(() -> DesiredQuotas.from(zero)).hasMessageContaining("spec.namespaceLimits.maxTables: must be at least 1")
         .hasMessageContaining("spec.namespaceLimits.maxRegions: must be at least 1");
+    TenantQuotaSpec empty = spec(new QuotaSubject(null, "ns", null));
+    empty.setNamespaceLimits(new NamespaceLimitsSpec(null, null));
+    // {} would otherwise take back limits an admin set: refused, not read as "no limits"
+    assertThatThrownBy(() -> DesiredQuotas.from(empty))
+        .hasMessageContaining("spec.namespaceLimits: must set maxTables, maxRegions or both");
     TenantQuotaSpec ok = spec(new QuotaSubject(null, "ns", null));
     ok.setNamespaceLimits(new NamespaceLimitsSpec(5L, null));
     assertThat(DesiredQuotas.from(ok).throttles()).isEmpty(); // namespace limits alone are a whole declaration
@@ -113,6 +118,38 @@ class DesiredQuotasTest {
     noCluster.setClusterRef(null);
     assertThatThrownBy(() -> DesiredQuotas.from(noCluster)).hasMessageContaining("spec.clusterRef.name");
     assertThatThrownBy(() -> DesiredQuotas.from(null)).hasMessageContaining("spec");
+  }
+
+  @Test
+  void meanObjectivesAreCheckedLikePercentilesAndHBaseBoundsAreWholeMilliseconds() {
+    TenantQuotaSpec t = spec(new QuotaSubject("u", null, null));
+    QosSpec q = new QosSpec();
+    q.setPriority(5);
+    QosSpec.LatencyObjectiveSpec mean = objective(QosSpec.LatencyObjectiveSpec.Statistic.Mean, 99.0, 5.0);
+    QosSpec.LatencyObjectiveSpec mean50 = objective(QosSpec.LatencyObjectiveSpec.Statistic.Mean, 50.0, 7.0);
+    QosSpec.LatencyObjectiveSpec outOfRange = objective(QosSpec.LatencyObjectiveSpec.Statistic.Mean, -1.0, 9.0);
+    outOfRange.setOperations(QosSpec.LatencyObjectiveSpec.Operations.writes);
+    QosSpec.LatencyObjectiveSpec tiny = objective(QosSpec.LatencyObjectiveSpec.Statistic.Percentile, 99.9, 0.5);
+    q.setLatencyObjectives(List.of(mean, mean50, outOfRange, tiny));
+    t.setQos(q);
+    assertThat(DesiredQuotas.qosErrors(t, Subject.user("u")).stream().map(Throwable::getMessage))
+        .containsExactly(
+            "spec.qos.latencyObjectives[1]: repeats latencyObjectives[0] (reads mean <= 7ms): each objective may appear only once",
+            "spec.qos.latencyObjectives[2].percentile: must be above 0 and at most 100",
+            "spec.qos.latencyObjectives[3].boundMillis: must be at least 1 ms for source HBase: its latency histograms count whole milliseconds");
+    tiny.setSource(QosSpec.LatencyObjectiveSpec.Source.Prometheus);
+    tiny.setPrometheus(new PrometheusQuery());
+    q.setLatencyObjectives(List.of(mean, tiny, objective(QosSpec.LatencyObjectiveSpec.Statistic.Percentile, 99.0, 3.0)));
+    assertThat(DesiredQuotas.qosErrors(t, Subject.user("u"))).isEmpty();
+  }
+
+  private static QosSpec.LatencyObjectiveSpec objective(QosSpec.LatencyObjectiveSpec.Statistic statistic,
+      double percentile, double bound) {
+    QosSpec.LatencyObjectiveSpec o = new QosSpec.LatencyObjectiveSpec();
+    o.setStatistic(statistic);
+    o.setPercentile(percentile);
+    o.setBoundMillis(bound);
+    return o;
   }
 
   @Test

@@ -182,6 +182,10 @@ class CrdValidationIT {
     create(tenant("qos-both", "{user: b}", "[]", "qos: {priority: 50, latencyObjectives: [{boundMillis: 20, "
         + "statistic: Mean}, {boundMillis: 50, percentile: 99.9}], sheddable: {operations: reads, floor: 1, "
         + "ceiling: 1}}\n  calibration: {targetOpsPerSecond: 10, operations: reads}"));
+    // a client's own histograms may resolve below a millisecond, and a read and a write mean are two objectives
+    create(tenant("qos-fine", "{user: f}", "[]", "qos: {priority: 50, latencyObjectives: [{boundMillis: 0.5, "
+        + "source: Prometheus, prometheus: {query: 'x'}}, {boundMillis: 2, statistic: Mean}, {boundMillis: 2, "
+        + "statistic: Mean, operations: writes}]}"));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -202,6 +206,9 @@ class CrdValidationIT {
       "same objective twice | {user: a} | 'qos: {priority: 9, latencyObjectives: [{boundMillis: 5}, {boundMillis: 7}]}' | each latency objective (operations and statistic) may appear only once",
       "sheddable throttle also static | {user: a} | 'qos: {priority: 1, sheddable: {floor: 1, ceiling: 100}}' | set qos.sheddable.ceiling instead",
       "calibration on another throttle | {user: a} | 'qos: {priority: 1, sheddable: {floor: 1, ceiling: 100}}\n  calibration: {targetOpsPerSecond: 10, operations: reads}' | calibration and qos.sheddable must move the same throttle",
+      "Mean with a percentile out of range | {user: a} | 'qos: {priority: 9, latencyObjectives: [{boundMillis: 5, statistic: Mean, percentile: -1}]}' | percentile must be above 0 and at most 100",
+      "Mean twice under two percentiles | {user: a} | 'qos: {priority: 9, latencyObjectives: [{boundMillis: 5, statistic: Mean}, {boundMillis: 7, statistic: Mean, percentile: 50}]}' | each latency objective (operations and statistic) may appear only once",
+      "HBase bound under a millisecond | {user: a} | 'qos: {priority: 9, latencyObjectives: [{boundMillis: 0.5}]}' | must be at least 1 ms for source HBase",
   })
   void invalidQosIsRejected(String what, String subject, String qos, String message) {
     String name = "badqos-" + Integer.toHexString(what.hashCode());
@@ -264,6 +271,7 @@ class CrdValidationIT {
       "zero tables | {namespace: ns} | 'namespaceLimits: {maxTables: 0}' | maxTables must be at least 1",
       "negative tables | {namespace: ns} | 'namespaceLimits: {maxTables: -3}' | maxTables must be at least 1",
       "negative regions | {namespace: ns} | 'namespaceLimits: {maxRegions: -1}' | maxRegions must be at least 1",
+      "no limit at all | {namespace: ns} | 'namespaceLimits: {}' | namespaceLimits must set maxTables, maxRegions or both",
       "not a number | {namespace: ns} | 'namespaceLimits: {maxRegions: ten}' | must be of type integer",
       "system namespace | {namespace: backup} | 'namespaceLimits: {maxTables: 5}' | not set on HBase's system namespaces",
   })
@@ -501,6 +509,13 @@ class CrdValidationIT {
       "capacity unit zero | {capacityUnitSize: {read: 0}} | read must be at least 1 byte",
       "capacity unit negative | {capacityUnitSize: {write: -1024}} | write must be at least 1 byte",
       "capacity unit too large | {capacityUnitSize: {write: 2147483648}} | at most 1073741824 bytes",
+      "resync of seven digits | {resyncPeriod: 9999999h} | spec.quotas.resyncPeriod: Invalid value: \"string\": must be a duration",
+      "resync that overflows | {resyncPeriod: 99999999999999999999s} | spec.quotas.resyncPeriod: Too long",
+      "resync above a day | {resyncPeriod: 24h1s} | spec.quotas.resyncPeriod: Invalid value: \"string\": must be at most 24h",
+      "resync under a second | {resyncPeriod: 999ms} | must be at least 1s",
+      "refresh above a day | {refreshPeriod: 999999h} | spec.quotas.refreshPeriod: Invalid value: \"string\": must be at most 24h",
+      "ignore with a lookahead | {unmanagedIgnore: ['^user=(?!svc)']} | error parsing regexp: invalid or unsupported Perl syntax: `(?!` evaluating rule: each unmanagedIgnore pattern must be a regular expression in RE2 syntax",
+      "ignore with a backreference | {unmanagedIgnore: ['(a)\\1']} | must be a regular expression in RE2 syntax",
   })
   void invalidQuotaSettingsAreRejected(String what, String quotas, String message) {
     String name = "badsettings-" + Integer.toHexString(what.hashCode());
@@ -547,6 +562,52 @@ class CrdValidationIT {
 
   @ParameterizedTest(name = "{0}")
   @CsvSource(delimiter = '|', value = {
+      "reserved key behind a space | {siteProperties: {' hbase.rootdir': 'file:///x'}} | siteProperties keys are Hadoop property names",
+      "reserved key before a tab | {siteProperties: {\"hbase.rootdir\\t\": 'file:///x'}} | siteProperties keys are Hadoop property names",
+      "key with an XML tag | {siteProperties: {'a</name><name>b': x}} | siteProperties keys are Hadoop property names",
+      "reserved key | {siteProperties: {hbase.rootdir: 'file:///x'}} | siteProperties may not set what another field sets",
+      "default user quota key | {siteProperties: {hbase.quota.default.user.machine.read.num: '5'}} | siteProperties may not set what another field sets",
+      "value with a control character | {siteProperties: {a.b: \"x\\u0001y\"}} | without control characters other than tab",
+      "value with U+FFFF | {siteProperties: {a.b: \"x\\uFFFFy\"}} | without control characters other than tab",
+      "heap option behind a space | {jvmOptions: [' -Xmx64g']} | each jvmOption is one option",
+      "heap option inside another | {jvmOptions: ['-Dx=1 -Xmx64g']} | each jvmOption is one option",
+      "option without a dash | {jvmOptions: [Xmx64g]} | each jvmOption is one option",
+      "option with a newline | {jvmOptions: [\"-Dx=1\\n-Xmx64g\"]} | each jvmOption is one option",
+      "initial heap | {jvmOptions: ['-XX:InitialHeapSize=64g']} | jvmOptions may not size the heap",
+      "max heap | {jvmOptions: ['-XX:MaxHeapSize=64g']} | jvmOptions may not size the heap",
+      "options from a file | {jvmOptions: ['-XX:Flags=/tmp/f']} | jvmOptions may not read options from a file",
+      "options file | {jvmOptions: ['-XX:VMOptionsFile=/tmp/f']} | jvmOptions may not read options from a file",
+      "heap that overflows | {heap: 99999999999999999999g} | heap must be auto or a size",
+      "reserve that overflows | {nodeReserve: 99999999999Gi} | must be a size in Mi or Gi",
+      "grace under a second | {gracefulShutdown: 500ms} | must be from 1s to 24h",
+      "grace above a day | {gracefulShutdown: 25h} | must be from 1s to 24h",
+      "grace that overflows | {gracefulShutdown: 99999999999999s} | must be a duration",
+      "no cpu | {cpu: '0'} | cpu must be above zero",
+      "no millicpu | {cpu: 0m} | cpu must be above zero",
+      "cpu that overflows | {cpu: '99999999999999999999'} | cpu must be a number of cores",
+  })
+  void invalidRegionServersAreRejected(String what, String regionServers, String message) {
+    String name = "badrs-" + Integer.toHexString(what.hashCode());
+    assertRefused("HBaseCluster", name, topology(name, regionServers), message);
+  }
+
+  @Test
+  void longPatternsAndOptionsAreRefusedAndTheRootDirIsAUri() {
+    assertRefused("HBaseCluster", "long-ignore", quotaSettings("long-ignore", "{unmanagedIgnore: ['" + "a".repeat(257)
+        + "']}"), "spec.quotas.unmanagedIgnore[0]: Too long: may not be more than 256");
+    assertRefused("HBaseCluster", "long-option", topology("long-option", "{jvmOptions: ['-D" + "a".repeat(1023)
+        + "']}"), "spec.topology.regionServers.jvmOptions[0]: Too long: may not be more than 1024");
+    assertRefused("HBaseCluster", "root-newline", topology("root-newline", "{}").replace("hdfs://nn:8020/hbase",
+        "\"hdfs://nn:8020/hbase\\u0007\""), "rootDir must be a URI");
+    // RE2 is linear: what is catastrophic for a backtracking engine is accepted
+    create(quotaSettings("ignore-ok", "{unmanagedIgnore: ['^user=(a+)+$', 'table=ns[0-9]:.*']}"));
+    create(topology("rs-ok", "{cpu: '0.5', gracefulShutdown: 1500ms, jvmOptions: ['-XX:+UseG1GC', "
+        + "'-javaagent:/opt/jmx.jar=7071:/etc/jmx.yaml', '-Xss1m'], siteProperties: {hbase.hregion.max.filesize: "
+        + "'10737418240', hbase.coprocessor.region.classes: \"a.B,\\nc.D\"}}"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
       "the operator's name | [{name: conf, emptyDir: {}}] | [] | the volume name 'conf' is the operator's",
       "not a DNS label | [{name: Hadoop_Conf, emptyDir: {}}] | [] | volume name must be a DNS label",
       "no name | [{emptyDir: {}}] | [] | spec.topology.volumes[0].name: Required value",
@@ -554,6 +615,14 @@ class CrdValidationIT {
       "mount of no volume | [{name: a, emptyDir: {}}] | [{name: b, mountPath: /b}] | every volumeMount must name one of volumes",
       "over hbase-site.xml | [{name: a, emptyDir: {}}] | [{name: a, mountPath: /etc/hbase}] | /etc/hbase is where the operator mounts",
       "under hbase-site.xml | [{name: a, emptyDir: {}}] | [{name: a, mountPath: /etc/hbase/x}] | /etc/hbase is where the operator mounts",
+      "onto /etc | [{name: a, emptyDir: {}}] | [{name: a, mountPath: /etc}] | /etc/hbase is where the operator mounts",
+      "onto / | [{name: a, emptyDir: {}}] | [{name: a, mountPath: /}] | mountPath must be an absolute path",
+      "double slash | [{name: a, emptyDir: {}}] | [{name: a, mountPath: //etc/hbase}] | mountPath must be an absolute path",
+      "dot segment | [{name: a, emptyDir: {}}] | [{name: a, mountPath: /etc/./hbase}] | mountPath must be an absolute path",
+      "dot-dot segment | [{name: a, emptyDir: {}}] | [{name: a, mountPath: /etc/x/../hbase}] | mountPath must be an absolute path",
+      "relative | [{name: a, emptyDir: {}}] | [{name: a, mountPath: etc/hbase}] | mountPath must be an absolute path",
+      "trailing slash | [{name: a, emptyDir: {}}] | [{name: a, mountPath: /etc/hbase/}] | mountPath must be an absolute path",
+      "trailing newline | [{name: a, emptyDir: {}}] | [{name: a, mountPath: \"/etc/hbase\\n\"}] | mountPath must be an absolute path",
   })
   void invalidVolumesAreRejected(String what, String volumes, String mounts, String message) {
     String name = "badvol-" + Integer.toHexString(what.hashCode());
@@ -562,6 +631,9 @@ class CrdValidationIT {
 
   @Test
   void aVolumeKeepsItsSourceAsWritten() {
+    assertThat(create(volumes("vol-paths", "[{name: a, emptyDir: {}}]",
+        "[{name: a, mountPath: /etc/hbase-extra}, {name: a, mountPath: /opt/hadoop/etc/conf.d, subPath: x}, "
+            + "{name: a, mountPath: /var/lib/..data}]"))).isNotNull();
     GenericKubernetesResource ok = create(volumes("vol-ok",
         "[{name: hadoop-conf, configMap: {name: hadoop-conf, items: [{key: hdfs-site.xml, path: hdfs-site.xml}]}}]",
         "[{name: hadoop-conf, mountPath: /etc/hbase-extra}]"));
@@ -594,6 +666,21 @@ class CrdValidationIT {
     @SuppressWarnings("unchecked")
     Map<String, Object> spec = (Map<String, Object>) stored.getAdditionalProperties().get("spec");
     assertThat(spec).doesNotContainKey("deletionPolcy").containsEntry("deletionPolicy", "Delete");
+  }
+
+  @Test
+  void aMisspelledFieldInsideAVolumeIsRefusedByKubectl() throws Exception {
+    String yaml = volumes("vol-typo", "[{name: hadoop-conf, configMap: {name: hadoop-conf, items: [{key: hdfs-site.xml, "
+        + "paht: hdfs-site.xml}]}}, {name: keytab, secret: {secretName: kt, defaultMod: 256}}]",
+        "[{name: hadoop-conf, mountPath: /etc/hadoop}]");
+    Path file = Files.createTempFile("vol-typo", ".yaml");
+    Files.writeString(file, yaml);
+    Kubectl.Result r = Kubectl.run("apply", "-f", file.toString());
+    assertThat(r.exit()).isNotZero();
+    assertThat(r.output()).contains("unknown field \"spec.topology.volumes[0].configMap.items[0].paht\"")
+        .contains("unknown field \"spec.topology.volumes[1].secret.defaultMod\"");
+    assertThat(k8s.genericKubernetesResources("hbaseqos.io/v1alpha1", "HBaseCluster").inNamespace(ns)
+        .withName("vol-typo").get()).isNull();
   }
 
   @Test

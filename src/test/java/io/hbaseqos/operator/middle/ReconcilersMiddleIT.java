@@ -437,15 +437,22 @@ class ReconcilersMiddleIT {
     Limit five = new Limit(5, TimeUnit.SECONDS, Limit.Scope.MACHINE);
     hbase.setQuota(new QuotaOp.SetThrottle(Subject.user("stray-1"), ThrottleKind.REQUEST_NUMBER, five));
     await().atMost(30, TimeUnit.SECONDS).until(() -> hbase.read(Subject.user("stray-1")).isEmpty());
-    // Retain, with a pattern the operator cannot compile: the spec is refused as a whole
+    // Retain, with what only the operator can judge (a field of a volume source the schema keeps as
+    // written): the spec is refused as a whole
     Resources.editCluster(k8s, ns, "hb", c -> {
       c.getSpec().getQuotas().setUnmanagedPolicy(io.hbaseqos.operator.api.QuotaSettingsSpec.UnmanagedPolicy.Retain);
-      c.getSpec().getQuotas().setUnmanagedIgnore(new ArrayList<>(List.of("(")));
+      io.hbaseqos.operator.api.TopologySpec t = new io.hbaseqos.operator.api.TopologySpec();
+      t.setImage("apache/hbase:2.6.4");
+      t.setRootDir("hdfs://nn:8020/hbase");
+      t.setRegionServers(new io.hbaseqos.operator.api.RegionServersSpec());
+      t.setVolumes(new ArrayList<>(List.of(new io.hbaseqos.operator.api.PodVolume("data",
+          Map.of("nfs", Map.of("server", "nfs", "path", "/hbase", "readonly", true))))));
+      c.getSpec().setTopology(t);
     });
     await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> assertThat(hc("hb").getStatus().condition("Ready")
         .orElseThrow().getReason()).isEqualTo("InvalidSpec"));
     assertThat(hc("hb").getStatus().condition("Ready").orElseThrow().getMessage())
-        .contains("spec.quotas.unmanagedIgnore[0]");
+        .contains("spec.topology.volumes[0].nfs.readonly: not a field of a Kubernetes volume");
     assertThat(hc("hb").getStatus().condition("UnmanagedRemoval").orElseThrow().getReason()).isEqualTo("SpecRefused");
     hbase.setQuota(new QuotaOp.SetThrottle(Subject.user("stray-2"), ThrottleKind.REQUEST_NUMBER, five));
     hbase.setQuota(new QuotaOp.SetThrottle(Subject.user("kept"), ThrottleKind.REQUEST_NUMBER, five));

@@ -29,4 +29,11 @@ class DurationsTest {
     assertThatThrownBy(() -> Durations.parse("30 s", null)).hasMessageContaining("not a duration");
     assertThatThrownBy(() -> Durations.parse("1d", null)).hasMessageContaining("not a duration");
   }
+
+  @ParameterizedTest
+  @CsvSource({"99999999999999999999s", "9999999999999999h", "2562047788016h", "9223372036854775807ms1ms"})
+  void aDurationThatOverflowsIsRefusedInWords(String text) {
+    assertThatThrownBy(() -> Durations.parse(text, null)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("'" + text + "' is too long a duration");
+  }
 }

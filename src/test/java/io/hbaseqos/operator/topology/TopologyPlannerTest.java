@@ -138,11 +138,11 @@ class TopologyPlannerTest {
             "hbase.quota.rate.limiter", "x", "hbase.quota.default.user.machine.read.num", "5"),
         List.of("-XX:+UseG1GC", "-Xmx64g")), nodes(1, 64 * GIB));
     assertThat(p.errors()).containsExactly(
-        "spec.topology.regionServers.siteProperties.hbase.quota.default.user.machine.read.num: set by spec.quotas.defaultUserQuotas",
-        "spec.topology.regionServers.siteProperties.hbase.quota.rate.limiter: set by spec.quotas.rateLimiter.type",
-        "spec.topology.regionServers.siteProperties.hbase.quota.refresh.period: set by spec.quotas.refreshPeriod",
-        "spec.topology.regionServers.siteProperties.hfile.block.cache.size: set by spec.topology.regionServers.blockCacheFraction",
-        "spec.topology.regionServers.jvmOptions: '-Xmx64g' sets the heap; use spec.topology.regionServers.heap");
+        "spec.topology.regionServers.siteProperties[hbase.quota.default.user.machine.read.num]: set by spec.quotas.defaultUserQuotas",
+        "spec.topology.regionServers.siteProperties[hbase.quota.rate.limiter]: set by spec.quotas.rateLimiter.type",
+        "spec.topology.regionServers.siteProperties[hbase.quota.refresh.period]: set by spec.quotas.refreshPeriod",
+        "spec.topology.regionServers.siteProperties[hfile.block.cache.size]: set by spec.topology.regionServers.blockCacheFraction",
+        "spec.topology.regionServers.jvmOptions[1]: '-Xmx64g' sizes the heap; use spec.topology.regionServers.heap");
   }
 
   @ParameterizedTest
