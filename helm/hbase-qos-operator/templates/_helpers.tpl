@@ -42,15 +42,29 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 - apiGroups: [""]
   resources: [events]
   verbs: [create, patch]
-# HBaseCluster topology: the RegionServer and master StatefulSets, their pods (read only), the
-# hbase-site.xml ConfigMap, headless Services and PodDisruptionBudgets (written by server-side
-# apply; removed by garbage collection through owner references, never deleted by the operator)
+# HBaseCluster topology, read everywhere: the StatefulSets and their pods (written only in the
+# namespaces of topology.namespaces, see hbq.topologyRules); ConfigMaps read for the records of
+# retained quotas that versions before 0.2 kept beside an HBaseCluster
 - apiGroups: [apps]
   resources: [statefulsets]
-  verbs: [get, list, watch, create, patch]
+  verbs: [get, list, watch]
 - apiGroups: [""]
   resources: [pods]
   verbs: [get, list, watch]
+- apiGroups: [""]
+  resources: [configmaps]
+  verbs: [get]
+{{- end -}}
+
+{{/*
+Rules in the namespaces of topology.namespaces only: the RegionServer and master StatefulSets, the
+hbase-site.xml ConfigMap, headless Services and PodDisruptionBudgets (written by server-side apply;
+removed by garbage collection through owner references, never deleted by the operator).
+*/}}
+{{- define "hbq.topologyRules" -}}
+- apiGroups: [apps]
+  resources: [statefulsets]
+  verbs: [get, create, patch]
 - apiGroups: [""]
   resources: [configmaps, services]
   verbs: [get, create, patch]

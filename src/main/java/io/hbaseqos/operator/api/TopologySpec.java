@@ -96,6 +96,21 @@ public class TopologySpec {
     public String recursiveReadOnly;
   }
 
+  @io.fabric8.generator.annotation.Min(1)
+  @io.fabric8.generator.annotation.Max(2147483647)
+  @JsonPropertyDescription("User id the HBase containers run as (also their group and fsGroup). Absent: the image's "
+      + "user, which must then be numeric and not root: the pods run as non-root without privilege escalation or "
+      + "capabilities, under the restricted Pod Security Standard.")
+  private Long runAsUser;
+
+  public Long getRunAsUser() {
+    return runAsUser;
+  }
+
+  public void setRunAsUser(Long runAsUser) {
+    this.runAsUser = runAsUser;
+  }
+
   @Default("true")
   @JsonPropertyDescription("PodDisruptionBudgets that allow at most one RegionServer and one master down at a time.")
   private Boolean podDisruptionBudget = Boolean.TRUE;

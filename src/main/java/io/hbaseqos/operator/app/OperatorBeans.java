@@ -26,6 +26,7 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -145,10 +146,18 @@ public class OperatorBeans {
   OperatorCore core(KubernetesClient client, OperatorMetrics metrics, EventRecorder events, Clock clock,
       CalibrationLoops loops, Optional<KerberosLogin> kerberos, WriteFence fence,
       @ConfigProperty(name = "hbaseqos.hbase.site-file") Optional<String> siteFile,
-      @ConfigProperty(name = "hbaseqos.hbase.call-timeout", defaultValue = "15s") Duration callTimeout) {
+      @ConfigProperty(name = "hbaseqos.hbase.call-timeout", defaultValue = "15s") Duration callTimeout,
+      @ConfigProperty(name = "hbaseqos.topology.restricted", defaultValue = "false") boolean restricted,
+      @ConfigProperty(name = "hbaseqos.topology.namespaces") Optional<List<String>> namespaces,
+      @ConfigProperty(name = "hbaseqos.topology.allow-host-path", defaultValue = "false") boolean allowHostPath) {
+    // the chart says where it granted the topology's write rights (restricted, with the list); an
+    // operator started otherwise is bounded by its RBAC alone
+    var topology = new io.hbaseqos.operator.topology.TopologyPolicy(restricted
+        ? Optional.of(java.util.Set.copyOf(namespaces.orElse(List.of()).stream().map(String::trim)
+            .filter(n -> !n.isEmpty()).toList())) : Optional.empty(), allowHostPath);
     return new OperatorCore(client, BackendFactory.withSiteFile(siteFile.filter(s -> !s.isBlank())
         .map(java.nio.file.Path::of).orElse(null), kerberos.<Negotiator>map(k -> k).orElse(Negotiator.NONE)),
-        metrics, events, clock, callTimeout, loops, fence);
+        metrics, events, clock, callTimeout, loops, fence, topology);
   }
 
   void closeCore(@Disposes OperatorCore core) {

@@ -39,6 +39,7 @@ public final class OperatorCore implements AutoCloseable {
   private final EventRecorder events;
   private final OperatorMetrics metrics;
   private final Clock clock;
+  private final io.hbaseqos.operator.topology.TopologyPolicy topologyPolicy;
 
   public OperatorCore(KubernetesClient client, BackendFactory factory, OperatorMetrics metrics, EventRecorder events,
       Clock clock, Duration callTimeout, CalibrationLoops loops) {
@@ -48,6 +49,15 @@ public final class OperatorCore implements AutoCloseable {
   /** @param fence checked before every write to HBase (only the leader writes) */
   public OperatorCore(KubernetesClient client, BackendFactory factory, OperatorMetrics metrics, EventRecorder events,
       Clock clock, Duration callTimeout, CalibrationLoops loops, WriteFence fence) {
+    this(client, factory, metrics, events, clock, callTimeout, loops, fence,
+        io.hbaseqos.operator.topology.TopologyPolicy.DEFAULT);
+  }
+
+  /** @param topologyPolicy where the platform lets HBaseClusters run pods, and with which volumes */
+  public OperatorCore(KubernetesClient client, BackendFactory factory, OperatorMetrics metrics, EventRecorder events,
+      Clock clock, Duration callTimeout, CalibrationLoops loops, WriteFence fence,
+      io.hbaseqos.operator.topology.TopologyPolicy topologyPolicy) {
+    this.topologyPolicy = topologyPolicy;
     this.events = events;
     this.metrics = metrics;
     this.clock = clock;
@@ -69,7 +79,7 @@ public final class OperatorCore implements AutoCloseable {
   }
 
   public HBaseClusterReconciler hbaseClusterReconciler() {
-    return new HBaseClusterReconciler(connections, ownership, resync, triggers, events, metrics, clock);
+    return new HBaseClusterReconciler(connections, ownership, resync, triggers, events, metrics, clock, topologyPolicy);
   }
 
   @Override

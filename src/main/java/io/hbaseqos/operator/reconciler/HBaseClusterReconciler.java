@@ -29,6 +29,7 @@ import io.hbaseqos.operator.topology.ClusterObjects;
 import io.hbaseqos.operator.topology.Layout;
 import io.hbaseqos.operator.topology.Memory;
 import io.hbaseqos.operator.topology.TopologyManager;
+import io.hbaseqos.operator.topology.TopologyPolicy;
 import io.hbaseqos.operator.topology.TopologyPlanner;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
@@ -74,6 +75,13 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
   @Inject
   public HBaseClusterReconciler(ClusterConnections connections, Ownership ownership, Resync resync, Triggers triggers,
       EventRecorder events, OperatorMetrics metrics, Clock clock) {
+    this(connections, ownership, resync, triggers, events, metrics, clock, TopologyPolicy.DEFAULT);
+  }
+
+  /** @param topologyPolicy where the platform lets clusters run pods, and with which volumes */
+  public HBaseClusterReconciler(ClusterConnections connections, Ownership ownership, Resync resync, Triggers triggers,
+      EventRecorder events, OperatorMetrics metrics, Clock clock, TopologyPolicy topologyPolicy) {
+    this.topologyPolicy = topologyPolicy;
     this.connections = connections;
     this.ownership = ownership;
     this.resync = resync;
@@ -84,6 +92,7 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
   }
 
   private TopologyManager topology;
+  private final TopologyPolicy topologyPolicy;
 
   @Override
   public List<EventSource<?, HBaseCluster>> prepareEventSources(EventSourceContext<HBaseCluster> context) {
@@ -127,7 +136,7 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
     HBaseClusterStatus st = status.st;
     Long gen = status.gen;
 
-    List<String> errors = validate(hc);
+    List<String> errors = validate(hc, topologyPolicy);
     if (errors.isEmpty() && hc.getSpec().getTopology() != null) {
       try {
         TopologyManager.Outcome topo = topology.reconcile(context.getClient(), hc);
@@ -439,7 +448,7 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
         layout.ready() + " of " + desired + " RegionServer(s) ready");
   }
 
-  static List<String> validate(HBaseCluster hc) {
+  static List<String> validate(HBaseCluster hc, TopologyPolicy topologyPolicy) {
     List<String> errors = new ArrayList<>();
     if (hc.getSpec() == null || hc.getSpec().getConnection() == null
         || hc.getSpec().getConnection().getZookeeperQuorum() == null) {
@@ -476,6 +485,7 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
       }
     }
     errors.addAll(io.hbaseqos.operator.topology.TopologyChecks.refusals(hc.getSpec().getTopology()));
+    errors.addAll(topologyPolicy.refusals(hc.getMetadata().getNamespace(), hc.getSpec().getTopology()));
     return errors;
   }
 

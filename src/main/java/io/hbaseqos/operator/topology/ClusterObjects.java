@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.Lifecycle;
 import io.fabric8.kubernetes.api.model.LifecycleBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.PodSecurityContextBuilder;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
@@ -199,7 +200,15 @@ public final class ClusterObjects {
     if (cpu != null) {
       requests.put("cpu", new Quantity(cpu));
     }
+    // the restricted Pod Security Standard: non-root, no privilege escalation, no capabilities,
+    // the runtime's seccomp profile (host paths, which it also forbids, only where the platform allows)
+    PodSecurityContextBuilder security = new PodSecurityContextBuilder().withRunAsNonRoot(true)
+        .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile();
+    if (t.getRunAsUser() != null) {
+      security.withRunAsUser(t.getRunAsUser()).withRunAsGroup(t.getRunAsUser()).withFsGroup(t.getRunAsUser());
+    }
     PodSpecBuilder pod = new PodSpecBuilder()
+        .withSecurityContext(security.build())
         .withNodeSelector(nodeSelector == null || nodeSelector.isEmpty() ? null : new TreeMap<>(nodeSelector))
         .withTolerations(tolerations == null || tolerations.isEmpty() ? null : tolerations)
         .withTerminationGracePeriodSeconds(gracePeriod)
@@ -216,6 +225,8 @@ public final class ClusterObjects {
             .withLimits(Map.of("memory", new Quantity(Memory.quantity(memory)))).build())
         .addNewVolumeMount().withName(PodVolume.CONF).withMountPath("/etc/hbase").withReadOnly(true).endVolumeMount()
         .addAllToVolumeMounts(t.getVolumeMounts() == null ? List.of() : t.getVolumeMounts())
+        .withNewSecurityContext().withAllowPrivilegeEscalation(false).withNewCapabilities().withDrop("ALL")
+        .endCapabilities().endSecurityContext()
         .withLifecycle(REGIONSERVER.equals(component) ? unloadBeforeStop(gracePeriod) : null)
         .endContainer()
         .addNewVolume().withName(PodVolume.CONF).withNewConfigMap().withName(config(hc)).endConfigMap().endVolume()

@@ -99,7 +99,19 @@ class HelmChartIT {
     List<HasMetadata> objs = objects(yaml);
     assertThat(objs).extracting(HasMetadata::getKind).containsExactlyInAnyOrder("ServiceAccount", "ClusterRole",
         "ClusterRoleBinding", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding", "Service", "Deployment",
-        "ClusterRole", "ClusterRole", "ClusterRole", "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding");
+        "ClusterRole", "ClusterRole", "ClusterRole", "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding",
+        "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding");
+    // topology is nowhere by default: the operator reads StatefulSets and pods, and writes none of
+    // the objects of a topology in any namespace (no Role of topology.namespaces)
+    assertThat(clusterRole(objs, "hbq-hbase-qos-operator").getRules())
+        .filteredOn(r -> r.getResources().stream().anyMatch(TOPOLOGY_OBJECTS::contains))
+        .allSatisfy(r -> assertThat(r.getVerbs()).isSubsetOf("get", "list", "watch"));
+    assertThat(objs).filteredOn(o -> o instanceof Role).extracting(o -> o.getMetadata().getName())
+        .doesNotContain("hbq-hbase-qos-operator-topology");
+    assertThat(objs).filteredOn(o -> "ValidatingAdmissionPolicy".equals(o.getKind())
+        && o.getMetadata().getName().endsWith("-topology")).singleElement()
+        .satisfies(p -> assertThat(Serialization.asYaml(p)).contains("object.metadata.namespace in []")
+            .contains("!has(v.hostPath)"));
     for (HasMetadata o : objs) {
       if (o instanceof ClusterRole cr && !tenancyRole(cr)) {
         assertNoWildcards(cr.getRules());
@@ -123,10 +135,12 @@ class HelmChartIT {
     assertThat(clusterRole(objs, "hbq-hbase-qos-operator-platform").getMetadata().getLabels())
         .as("the platform's role is bound by the platform, never aggregated").doesNotContainKeys(
             "rbac.authorization.k8s.io/aggregate-to-edit", "rbac.authorization.k8s.io/aggregate-to-admin");
-    assertThat(objs).filteredOn(o -> "ValidatingAdmissionPolicyBinding".equals(o.getKind())).singleElement()
+    assertThat(objs).filteredOn(o -> "ValidatingAdmissionPolicyBinding".equals(o.getKind())
+        && o.getMetadata().getName().endsWith("-tenant-grants-hbq-chart")).singleElement()
         .satisfies(b -> assertThat(Serialization.asYaml(b)).contains("paramRef:").contains("namespace: \"hbq-chart\""));
 
-    Role own = (Role) objs.stream().filter(o -> o instanceof Role).findFirst().orElseThrow();
+    Role own = (Role) objs.stream().filter(o -> o instanceof Role && o.getMetadata().getName().endsWith("-own-namespace"))
+        .findFirst().orElseThrow();
     assertThat(own.getMetadata().getNamespace()).isEqualTo("hbq-chart");
     assertThat(own.getRules()).hasSize(2);
     assertThat(own.getRules()).filteredOn(r -> r.getResources().contains("leases")).singleElement()
@@ -166,7 +180,20 @@ class HelmChartIT {
         .as("only nodes (cluster-scoped) are read cluster-wide when namespaces are listed");
     assertThat(objs).extracting(HasMetadata::getKind).contains("ServiceMonitor", "PrometheusRule");
     assertThat(objs).filteredOn(o -> o instanceof Role).extracting(o -> o.getMetadata().getNamespace())
-        .containsExactlyInAnyOrder("tenants-a", "tenants-b", "hbq-chart");
+        .containsExactlyInAnyOrder("tenants-a", "tenants-b", "hbq-chart", "tenants-b");
+    // topology's write rights only where topology.namespaces lists, host paths allowed
+    assertThat(objs).filteredOn(o -> o instanceof Role && o.getMetadata().getName().endsWith("-topology")).singleElement()
+        .satisfies(o -> {
+          assertThat(o.getMetadata().getNamespace()).isEqualTo("tenants-b");
+          assertThat(((Role) o).getRules()).flatExtracting(PolicyRule::getResources)
+              .containsExactlyInAnyOrderElementsOf(TOPOLOGY_OBJECTS);
+          assertThat(((Role) o).getRules()).allSatisfy(r -> assertThat(r.getVerbs())
+              .containsExactlyInAnyOrder("get", "create", "patch"));
+        });
+    assertThat(objs).filteredOn(o -> "ValidatingAdmissionPolicy".equals(o.getKind())
+        && o.getMetadata().getName().endsWith("-topology")).singleElement()
+        .satisfies(p -> assertThat(Serialization.asYaml(p)).contains("object.metadata.namespace in ['tenants-b']")
+            .doesNotContain("hostPath"));
     objs.stream().filter(o -> o instanceof Role).forEach(o -> assertNoWildcards(((Role) o).getRules()));
     Deployment d = (Deployment) objs.stream().filter(o -> o instanceof Deployment).findFirst().orElseThrow();
     assertThat(d.getSpec().getReplicas()).isEqualTo(2);
@@ -174,6 +201,10 @@ class HelmChartIT {
     assertThat(c.getEnv()).anySatisfy(e -> {
       assertThat(e.getName()).isEqualTo("QUARKUS_OPERATOR_SDK_NAMESPACES");
       assertThat(e.getValue()).isEqualTo("tenants-a,tenants-b");
+    });
+    assertThat(c.getEnv()).anySatisfy(e -> {
+      assertThat(e.getName()).isEqualTo("HBASEQOS_TOPOLOGY_NAMESPACES");
+      assertThat(e.getValue()).isEqualTo("tenants-b");
     });
     assertThat(c.getEnv()).anySatisfy(e -> {
       assertThat(e.getName()).isEqualTo("JAVA_OPTS_APPEND");
@@ -201,6 +232,9 @@ class HelmChartIT {
   }
 
   /** The chart's roles for people (tenant and platform teams), not for the operator's ServiceAccount. */
+  /** The objects of an HBaseCluster's topology the operator writes. */
+  static final List<String> TOPOLOGY_OBJECTS = List.of("statefulsets", "configmaps", "services", "poddisruptionbudgets");
+
   static boolean tenancyRole(ClusterRole cr) {
     return cr.getMetadata().getName().matches(".*-(tenant-edit|tenant-view|platform)$");
   }

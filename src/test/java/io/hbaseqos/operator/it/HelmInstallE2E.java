@@ -184,10 +184,46 @@ class HelmInstallE2E {
     assertThat(canI("patch", "configmaps", RELEASE_NS)).as("the records of retained quotas").isEqualTo("yes");
     assertThat(canI("delete", "configmaps", RELEASE_NS)).isEqualTo("no");
     assertThat(canI("delete", "statefulsets.apps", "default")).isEqualTo("no");
+    // topology is nowhere by default (Helm value topology.namespaces): no write of its objects anywhere
+    assertThat(canI("create", "statefulsets.apps", "default")).isEqualTo("no");
+    assertThat(canI("patch", "statefulsets.apps", "kube-system")).isEqualTo("no");
+    assertThat(canI("patch", "configmaps", "kube-system")).isEqualTo("no");
+    assertThat(canI("create", "services", "default")).isEqualTo("no");
+    assertThat(canI("create", "poddisruptionbudgets.policy", "default")).isEqualTo("no");
+    assertThat(canI("list", "statefulsets.apps", "default")).isEqualTo("yes");
     assertThat(canI("delete", "pods", "default")).isEqualTo("no");
     assertThat(canI("update", "nodes", "default")).isEqualTo("no");
     assertThat(canI("create", "pods", "default")).isEqualTo("no");
     assertThat(canI("update", "customresourcedefinitions.apiextensions.k8s.io", "default")).isEqualTo("no");
+  }
+
+  /** An HBaseCluster asking for pods where the chart grants none is refused at admission, in words. */
+  @Test
+  void anHBaseClusterWithTopologyOutsideTheChartsNamespacesIsRefusedAtAdmission() throws Exception {
+    Path f = Files.createTempFile("topology", ".yaml");
+    Files.writeString(f, """
+        apiVersion: hbaseqos.io/v1alpha1
+        kind: HBaseCluster
+        metadata: {name: with-pods}
+        spec:
+          connection: {zookeeperQuorum: zk-0}
+          topology:
+            image: ghcr.io/hbase-qos-operator/hbase:2.6.4
+            rootDir: hdfs://nn:8020/hbase
+            regionServers: {}
+            volumes: [{name: root, hostPath: {path: /}}]
+        """);
+    // the policy is in force once the API server has compiled it
+    await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> {
+      Kubectl.Result r = Kubectl.run("create", "--dry-run=server", "-n", "default", "-f", f.toString());
+      assertThat(r.exit()).as(r.output()).isNotZero();
+      assertThat(r.output()).contains("spec.topology: this operator does not run HBase in namespace default (Helm "
+          + "value topology.namespaces: empty)");
+    });
+    // the same object without topology is the platform's to create
+    Files.writeString(f, Files.readString(f).substring(0, Files.readString(f).indexOf("  topology:")));
+    Kubectl.Result r = Kubectl.run("create", "--dry-run=server", "-n", "default", "-f", f.toString());
+    assertThat(r.exit()).as(r.output()).isZero();
   }
 
   /** Metric names in the chart's PrometheusRule and Grafana dashboard (except Prometheus's own {@code up}). */

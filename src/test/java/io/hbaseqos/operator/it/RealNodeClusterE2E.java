@@ -3,6 +3,9 @@ package io.hbaseqos.operator.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
@@ -51,9 +54,12 @@ import org.junit.jupiter.api.TestMethodOrder;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RealNodeClusterE2E {
+  /** The HBase pods' namespace: it enforces the restricted Pod Security Standard. */
   static final String NS = "hbc";
+  /** ZooKeeper and the tenant's application, whose pods are not the operator's (the client runs as root). */
+  static final String APPS = "hbc-apps";
   static final String IMAGE = "ghcr.io/hbase-qos-operator/hbase:2.6.4";
-  static final String QUORUM = "zk-0.zk." + NS + ".svc.cluster.local:2181";
+  static final String QUORUM = "zk-0.zk." + APPS + ".svc.cluster.local:2181";
   static final String TABLE = "usertable";
   static final int RECORDS = 2000;
   static final int REGIONS = 4;
@@ -68,28 +74,56 @@ class RealNodeClusterE2E {
   @BeforeAll
   static void deploy() throws Exception {
     k8s = RealNode.client();
-    RealNode.installOperator();
-    RealNode.createNamespaceWith(NS, "zookeeper.yaml");
-    // hbase.rootdir: a directory of the node, owned by the image's hbase user, mounted by every HBase pod
+    for (List<String> args : List.of(List.of("create", "namespace", NS), List.of("label", "namespace", NS,
+        "pod-security.kubernetes.io/enforce=restricted", "pod-security.kubernetes.io/enforce-version=latest"))) {
+      Kubectl.Result r = RealNode.kubectl(args.toArray(String[]::new));
+      assertThat(r.exit()).as(r.output()).isZero();
+    }
+    // the platform lets the operator run HBase in NS only (a Role there), without host paths (the default)
+    RealNode.installOperator("--set", "topology.namespaces={" + NS + "}");
+    RealNode.createNamespaceWith(APPS, "zookeeper.yaml");
+    // hbase.rootdir: a directory of the node, owned by the image's hbase user, that the platform offers
+    // as a persistent volume; every HBase pod mounts its claim
     Path root = RealNode.kubeconfig().getParent().resolve("hbase-root");
     Files.createDirectories(root);
     Files.setAttribute(root, "unix:uid", 1000);
     Files.setAttribute(root, "unix:gid", 1000);
-    k8s.resource(cluster(root)).create();
+    k8s.resource(new PersistentVolumeBuilder().withNewMetadata().withName("hbase-root").endMetadata().withNewSpec()
+        .withCapacity(Map.of("storage", new Quantity("1Gi"))).withAccessModes("ReadWriteMany")
+        .withStorageClassName("hbase-root").withPersistentVolumeReclaimPolicy("Retain")
+        .withNewHostPath().withPath(root.toString()).withType("Directory").endHostPath()
+        .withNewClaimRef().withNamespace(NS).withName("hbase-root").endClaimRef().endSpec().build()).create();
+    k8s.resource(new PersistentVolumeClaimBuilder().withNewMetadata().withName("hbase-root").withNamespace(NS)
+        .endMetadata().withNewSpec().withAccessModes("ReadWriteMany").withStorageClassName("hbase-root")
+        .withVolumeName("hbase-root").withNewResources().addToRequests("storage", new Quantity("1Gi")).endResources()
+        .endSpec().build()).create();
+    // the same root as a host path: refused at admission, naming the field and the Helm value
+    HBaseCluster withHostPath = cluster(new PodVolume("root", Map.of("hostPath", Map.of("path", root.toString(),
+        "type", "Directory"))));
+    Path file = Files.createTempFile("hostpath-hbc", ".yaml");
+    Files.writeString(file, io.fabric8.kubernetes.client.utils.Serialization.asYaml(withHostPath));
+    await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> {
+      Kubectl.Result r = RealNode.kubectl("create", "--dry-run=server", "-f", file.toString());
+      assertThat(r.exit()).as(r.output()).isNotZero();
+      assertThat(r.output()).contains("spec.topology.volumes: this operator's installation does not allow host paths");
+    });
+    k8s.resource(cluster(new PodVolume("root", Map.of("persistentVolumeClaim", Map.of("claimName", "hbase-root")))))
+        .create();
     k8s.resource(Resources.tenant(NS, CAPPED, "hb", Resources.user(CAPPED),
         Resources.t(ThrottleKind.REQUEST_NUMBER, CAP + "req/sec"))).create();
-    app = ClientPod.start(k8s, NS, IMAGE, QUORUM);
+    app = ClientPod.start(k8s, APPS, IMAGE, QUORUM);
     for (String pod : List.of("zk-0", "hb-master-0", "hb-regionserver-0", "hb-regionserver-1")) {
+      String ns = pod.startsWith("zk") ? APPS : NS;
       await().atMost(240, TimeUnit.SECONDS).ignoreExceptions()
-          .until(() -> k8s.pods().inNamespace(NS).withName(pod).get() != null);
-      Kubectl.Result ready = RealNode.kubectl("-n", NS, "wait", "--for=condition=Ready", "pod/" + pod, "--timeout=240s");
-      assertThat(ready.exit()).as(() -> ready.output() + RealNode.podReport(NS)).isZero();
+          .until(() -> k8s.pods().inNamespace(ns).withName(pod).get() != null);
+      Kubectl.Result ready = RealNode.kubectl("-n", ns, "wait", "--for=condition=Ready", "pod/" + pod, "--timeout=240s");
+      assertThat(ready.exit()).as(() -> ready.output() + RealNode.podReport(ns)).isZero();
     }
     await().atMost(240, TimeUnit.SECONDS).ignoreExceptions().until(() -> servers().size() == 2);
     app.run("", "load", "loader", TABLE, String.valueOf(RECORDS), String.valueOf(REGIONS));
   }
 
-  static HBaseCluster cluster(Path root) {
+  static HBaseCluster cluster(PodVolume rootVolume) {
     ConnectionSpec conn = new ConnectionSpec();
     conn.setZookeeperQuorum(QUORUM);
     HBaseCluster hc = Resources.cluster(NS, "hb", conn, "10s");
@@ -97,7 +131,7 @@ class RealNodeClusterE2E {
     TopologySpec t = new TopologySpec();
     t.setImage(IMAGE);
     t.setRootDir("file:///var/lib/hbase/root");
-    t.setVolumes(List.of(new PodVolume("root", Map.of("hostPath", Map.of("path", root.toString(), "type", "Directory")))));
+    t.setVolumes(List.of(rootVolume));
     t.setVolumeMounts(List.of(new VolumeMountBuilder().withName("root").withMountPath("/var/lib/hbase/root").build()));
     RegionServersSpec rs = new RegionServersSpec();
     rs.setReplicasPerNode(2);
@@ -171,6 +205,16 @@ class RealNodeClusterE2E {
     });
     Pod master = k8s.pods().inNamespace(NS).withName("hb-master-0").get();
     assertThat(master.getSpec().getContainers().get(0).getCommand()).containsExactly("hbase", "master", "start");
+    // admitted by a namespace that enforces the restricted Pod Security Standard, and running as the
+    // image's non-root user with the root directory from a claim
+    assertThat(k8s.namespaces().withName(NS).get().getMetadata().getLabels())
+        .containsEntry("pod-security.kubernetes.io/enforce", "restricted");
+    for (Pod p : k8s.pods().inNamespace(NS).withLabel("app.kubernetes.io/name", "hbase").list().getItems()) {
+      assertThat(p.getSpec().getSecurityContext().getRunAsNonRoot()).as(p.getMetadata().getName()).isTrue();
+      assertThat(p.getSpec().getContainers().get(0).getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+      assertThat(p.getSpec().getVolumes()).noneMatch(v -> v.getHostPath() != null);
+    }
+    assertThat(RealNode.kubectl("-n", NS, "exec", "hb-master-0", "--", "id", "-u").output().trim()).isEqualTo("1000");
     // both RegionServers registered with the master under their pods' DNS names
     assertThat(servers().keySet()).containsExactlyInAnyOrderElementsOf(REGIONSERVER_HOSTS);
     await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> assertThat(k8s.resources(HBaseCluster.class)

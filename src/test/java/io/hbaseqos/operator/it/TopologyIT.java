@@ -238,7 +238,7 @@ class TopologyIT {
     HBaseCluster hc = cluster(ns, "hb", ns, 1, rs -> rs.setGracefulShutdown("80s"));
     hc.getSpec().getTopology().setVolumes(List.of(
         new PodVolume("hadoop-conf", Map.of("configMap", Map.of("name", "hadoop-conf"))),
-        new PodVolume("root", Map.of("hostPath", Map.of("path", "/srv/hbase", "type", "Directory")))));
+        new PodVolume("root", Map.of("persistentVolumeClaim", Map.of("claimName", "hbase-root")))));
     hc.getSpec().getTopology().setVolumeMounts(List.of(
         new VolumeMountBuilder().withName("hadoop-conf").withMountPath("/opt/hbase/conf/hdfs-site.xml")
             .withSubPath("hdfs-site.xml").withReadOnly(true).build(),
@@ -249,7 +249,7 @@ class TopologyIT {
       var pod = sts(ns, name).getSpec().getTemplate().getSpec();
       assertThat(pod.getVolumes()).extracting(v -> v.getName()).containsExactly("conf", "hadoop-conf", "root");
       assertThat(pod.getVolumes().get(1).getConfigMap().getName()).isEqualTo("hadoop-conf");
-      assertThat(pod.getVolumes().get(2).getHostPath().getPath()).isEqualTo("/srv/hbase");
+      assertThat(pod.getVolumes().get(2).getPersistentVolumeClaim().getClaimName()).isEqualTo("hbase-root");
       assertThat(pod.getContainers().get(0).getVolumeMounts()).extracting(m -> m.getMountPath())
           .containsExactly("/etc/hbase", "/opt/hbase/conf/hdfs-site.xml", "/srv/hbase");
     }
@@ -261,17 +261,24 @@ class TopologyIT {
             + " -r \"$(hostname -f)\" -o unload -m 4 -t 60");
     assertThat(sts(ns, "hb-master").getSpec().getTemplate().getSpec().getContainers().get(0).getLifecycle()).isNull();
 
-    // a source the CRD keeps as written but the API server refuses (hostPath without a path)
+    // a source the CRD admits but the API server refuses (a claim without its name)
     edit(ns, h -> h.getSpec().getTopology().setVolumes(List.of(
         new PodVolume("hadoop-conf", Map.of("configMap", Map.of("name", "hadoop-conf"))),
-        new PodVolume("root", Map.of("hostPath", Map.of("type", "Directory"))))));
+        new PodVolume("root", Map.of("persistentVolumeClaim", Map.of("readOnly", true))))));
     await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> {
       var ready = get(ns, "hb").getStatus().condition("Ready").get();
       assertThat(ready.getReason()).isEqualTo("InvalidSpec");
       assertThat(ready.getMessage()).contains("the API server refused StatefulSet hb-regionserver")
-          .contains("hostPath.path");
+          .contains("persistentVolumeClaim.claimName");
     });
-    assertThat(sts(ns, "hb-regionserver").getSpec().getTemplate().getSpec().getVolumes().get(2).getHostPath().getPath())
-        .isEqualTo("/srv/hbase");
+    // a host path, which this operator's installation does not allow: refused before anything is written
+    edit(ns, h -> h.getSpec().getTopology().setVolumes(List.of(
+        new PodVolume("hadoop-conf", Map.of("configMap", Map.of("name", "hadoop-conf"))),
+        new PodVolume("root", Map.of("hostPath", Map.of("path", "/srv/hbase", "type", "Directory"))))));
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> assertThat(get(ns, "hb").getStatus().condition("Ready")
+        .get().getMessage()).isEqualTo("spec.topology.volumes[1].hostPath: this operator's installation does not "
+            + "allow host paths (Helm value topology.allowHostPath); use a persistentVolumeClaim"));
+    assertThat(sts(ns, "hb-regionserver").getSpec().getTemplate().getSpec().getVolumes().get(2)
+        .getPersistentVolumeClaim().getClaimName()).isEqualTo("hbase-root");
   }
 }

@@ -88,10 +88,12 @@ public final class RealNode {
    * Builds and loads the operator and HBase images, and installs the chart with the operator's
    * image as built (helm install --wait: its pod is Ready).
    */
-  public static void installOperator() {
+  public static void installOperator(String... values) {
     loadImages("operator", "hbase");
-    Kubectl.Result install = helm("install", RELEASE, Helm.chart().toString(), "--namespace", OPERATOR_NS,
-        "--create-namespace", "--wait", "--timeout", "3m");
+    List<String> args = new java.util.ArrayList<>(List.of("install", RELEASE, Helm.chart().toString(), "--namespace",
+        OPERATOR_NS, "--create-namespace", "--wait", "--timeout", "3m"));
+    args.addAll(List.of(values));
+    Kubectl.Result install = helm(args.toArray(String[]::new));
     if (install.exit() != 0) {
       throw new IllegalStateException("helm install failed:\n" + install.output() + podReport(OPERATOR_NS));
     }
