@@ -68,6 +68,22 @@ public class QuotaSettingsSpec {
   @JsonPropertyDescription("Regular expressions (RE2 syntax: no backreferences or lookaround, matched in linear time) matched against a subject rendered as 'user=u', 'namespace=ns', 'table=ns:t', 'user=u,table=ns:t' or 'user=u,namespace=ns'; matching quotas are never removed.")
   private List<@Size(max = UNMANAGED_IGNORE_SIZE) String> unmanagedIgnore = new ArrayList<>();
 
+  @Size(max = 64)
+  @ValidationRule(value = "self.all(p, ''.matches(p) || !''.matches(p))",
+      message = "each unmanagedInclude pattern must be a regular expression in RE2 syntax")
+  @JsonPropertyDescription("Regular expressions (RE2 syntax) matched like unmanagedIgnore; when set, Remove takes only "
+      + "the quotas that match one of them (and none of unmanagedIgnore): the part of a shared HBase this cluster "
+      + "tidies, e.g. '^user=svc_'.")
+  private List<@Size(max = UNMANAGED_IGNORE_SIZE) String> unmanagedInclude = new ArrayList<>();
+
+  public List<String> getUnmanagedInclude() {
+    return unmanagedInclude;
+  }
+
+  public void setUnmanagedInclude(List<String> unmanagedInclude) {
+    this.unmanagedInclude = unmanagedInclude;
+  }
+
   @JsonPropertyDescription("The RegionServers' throttle rate limiter (hbase.quota.rate.limiter) and refill interval. "
       + "Left out: not checked, and not written when the operator runs the RegionServers (HBase's default applies).")
   private RateLimiterSpec rateLimiter;

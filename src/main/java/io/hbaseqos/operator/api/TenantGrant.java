@@ -49,6 +49,34 @@ public class TenantGrant {
       + "may set quotas on: names, or prefixes ending in '*'.")
   private List<@Size(min = 1, max = 256) String> tables;
 
+  @io.fabric8.generator.annotation.Min(0)
+  @io.fabric8.generator.annotation.Max(1000000)
+  @JsonPropertyDescription("The highest spec.qos.priority the namespaces' TenantQuotas may declare: a protected tenant "
+      + "is served by slowing down sheddable tenants of lower priority on the whole cluster, other teams' included. "
+      + "Absent in every grant of a namespace: 0, so its protected tenants slow down nobody.")
+  private Integer maxPriority;
+
+  @JsonPropertyDescription("Whether the namespaces' TenantQuotas may run their own PromQL against the cluster's "
+      + "Prometheus (calibration or latency objectives of source Prometheus), which can read every series it holds. "
+      + "Absent or false: they use source HBase.")
+  private Boolean prometheusQueries;
+
+  public Integer getMaxPriority() {
+    return maxPriority;
+  }
+
+  public void setMaxPriority(Integer maxPriority) {
+    this.maxPriority = maxPriority;
+  }
+
+  public Boolean getPrometheusQueries() {
+    return prometheusQueries;
+  }
+
+  public void setPrometheusQueries(Boolean prometheusQueries) {
+    this.prometheusQueries = prometheusQueries;
+  }
+
   public TenantGrant() {}
 
   public TenantGrant(List<String> fromNamespaces, List<String> users, List<String> hbaseNamespaces,

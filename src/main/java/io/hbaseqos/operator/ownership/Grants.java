@@ -1,6 +1,8 @@
 package io.hbaseqos.operator.ownership;
 
+import io.hbaseqos.operator.api.CalibrationSpec;
 import io.hbaseqos.operator.api.HBaseCluster;
+import io.hbaseqos.operator.api.QosSpec;
 import io.hbaseqos.operator.api.TenantGrant;
 import io.hbaseqos.operator.api.TenantQuotaSpec;
 import io.hbaseqos.operator.quota.Subject;
@@ -29,10 +31,7 @@ public final class Grants {
       return Optional.empty();
     }
     String cluster = name(hc);
-    List<TenantGrant> grants = hc.getSpec() == null || hc.getSpec().getTenancy() == null
-        || hc.getSpec().getTenancy().getGrants() == null ? List.of()
-        : hc.getSpec().getTenancy().getGrants().stream()
-            .filter(g -> g.getFromNamespaces() != null && g.getFromNamespaces().contains(tenantNamespace)).toList();
+    List<TenantGrant> grants = grantsOf(hc, tenantNamespace);
     if (grants.isEmpty()) {
       return Optional.of("namespace " + tenantNamespace + " is not granted the use of " + cluster
           + ": no entry of its spec.tenancy.grants names it in fromNamespaces");
@@ -59,9 +58,12 @@ public final class Grants {
   /**
    * Why a TenantQuota from {@code tenantNamespace} may not have the rest of its spec, whatever its
    * subject: it may not set {@code bypassGlobals} (that exempts the user from the platform's table,
-   * namespace and RegionServer throttles), and it queries the platform's Prometheus (the cluster's
-   * {@code spec.prometheus.url}) and names none, so the operator never fetches a URL a tenant
-   * chose. Empty when it may.
+   * namespace and RegionServer throttles); its {@code qos.priority} is at most the highest
+   * {@code maxPriority} of its grants (0 when none sets one), since a protected tenant slows down
+   * other teams' sheddable tenants; it runs PromQL only where a grant allows
+   * {@code prometheusQueries}, and then against the platform's Prometheus (the cluster's
+   * {@code spec.prometheus.url}), naming none, so the operator never fetches a URL a tenant chose.
+   * Empty when it may.
    */
   public static Optional<String> specRefusal(HBaseCluster hc, String tenantNamespace, TenantQuotaSpec spec) {
     if (Objects.equals(hc.getMetadata().getNamespace(), tenantNamespace) || spec == null) {
@@ -72,6 +74,19 @@ public final class Grants {
       return Optional.of("spec.bypassGlobals: a TenantQuota from namespace " + tenantNamespace + " may not exempt its "
           + "user from the table, namespace and RegionServer throttles of " + cluster + "; only TenantQuotas in the "
           + "cluster's namespace may");
+    }
+    List<TenantGrant> grants = grantsOf(hc, tenantNamespace);
+    int maxPriority = grants.stream().map(TenantGrant::getMaxPriority).filter(Objects::nonNull)
+        .mapToInt(Integer::intValue).max().orElse(0);
+    if (spec.getQos() != null && spec.getQos().getPriority() != null && spec.getQos().getPriority() > maxPriority) {
+      return Optional.of("spec.qos.priority: " + cluster + " grants namespace " + tenantNamespace + " priorities up "
+          + "to " + maxPriority + " (maxPriority of its spec.tenancy.grants), not " + spec.getQos().getPriority()
+          + ": a protected tenant slows down the cluster's sheddable tenants of lower priority, other teams' too");
+    }
+    List<String> queries = prometheusSources(spec);
+    if (!queries.isEmpty() && grants.stream().noneMatch(g -> Boolean.TRUE.equals(g.getPrometheusQueries()))) {
+      return Optional.of(String.join(", ", queries) + ": " + cluster + " does not grant namespace " + tenantNamespace
+          + " queries of its Prometheus (prometheusQueries of its spec.tenancy.grants); use source HBase");
     }
     List<String> fields = new ArrayList<>();
     if (spec.getCalibration() != null && spec.getCalibration().getPrometheus() != null
@@ -91,6 +106,30 @@ public final class Grants {
     }
     return Optional.of(String.join(", ", fields) + ": a TenantQuota from namespace " + tenantNamespace
         + " queries the Prometheus of " + cluster + " (its spec.prometheus.url) and may not name one");
+  }
+
+  /** The grants of {@code hc} that name {@code tenantNamespace}. */
+  private static List<TenantGrant> grantsOf(HBaseCluster hc, String tenantNamespace) {
+    return hc.getSpec() == null || hc.getSpec().getTenancy() == null || hc.getSpec().getTenancy().getGrants() == null
+        ? List.of() : hc.getSpec().getTenancy().getGrants().stream()
+            .filter(g -> g.getFromNamespaces() != null && g.getFromNamespaces().contains(tenantNamespace)).toList();
+  }
+
+  /** The fields of {@code spec} that make the operator run the tenant's PromQL. */
+  private static List<String> prometheusSources(TenantQuotaSpec spec) {
+    List<String> fields = new ArrayList<>();
+    if (spec.getCalibration() != null && spec.getCalibration().getSource() == CalibrationSpec.Source.Prometheus) {
+      fields.add("spec.calibration.source");
+    }
+    if (spec.getQos() != null && spec.getQos().getLatencyObjectives() != null) {
+      var objectives = spec.getQos().getLatencyObjectives();
+      for (int i = 0; i < objectives.size(); i++) {
+        if (objectives.get(i).getSource() == QosSpec.LatencyObjectiveSpec.Source.Prometheus) {
+          fields.add("spec.qos.latencyObjectives[" + i + "].source");
+        }
+      }
+    }
+    return fields;
   }
 
   private static String name(HBaseCluster hc) {

@@ -19,6 +19,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.jboss.logging.Logger;
 
 /**
  * Retained subjects in one ConfigMap per HBase, in the operator's own namespace
@@ -35,6 +36,8 @@ import java.util.Set;
  * (its id unknown).
  */
 public final class ConfigMapRetainedSubjects implements RetainedSubjects {
+  private static final Logger LOG = Logger.getLogger(ConfigMapRetainedSubjects.class);
+
   static final String SUFFIX = "-retained-quotas";
   static final String PREFIX = "hbaseqos-retained-";
   static final String CLUSTER_ID = "hbaseqos.io/hbase-cluster-id";
@@ -110,7 +113,29 @@ public final class ConfigMapRetainedSubjects implements RetainedSubjects {
     if (hbase != null) {
       drop(namespace, nameFor(hbase), subject);
     }
-    drop(hc.getMetadata().getNamespace(), name(hc), subject);
+    dropLegacy(hc.getMetadata().getNamespace(), name(hc), subject);
+  }
+
+  /**
+   * A record earlier versions kept beside the HBaseCluster: read (the operator may read ConfigMaps
+   * where it watches), and edited only when it names the subject and the operator still may (the
+   * chart no longer grants it): otherwise the subject stays retained there until the platform
+   * deletes that ConfigMap, which keeps its quota out of {@code Remove}'s reach, never the reverse.
+   */
+  private void dropLegacy(String ns, String name, Subject subject) {
+    ConfigMap cm = client.configMaps().inNamespace(ns).withName(name).get();
+    if (cm == null || cm.getData() == null || !cm.getData().containsKey(keyOf(subject))) {
+      return;
+    }
+    try {
+      drop(ns, name, subject);
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 403) {
+        throw e;
+      }
+      LOG.warnf("%s stays in the record of retained quotas %s/%s that an earlier version kept: the operator may no "
+          + "longer edit it; delete that ConfigMap once its tenants are gone", subject, ns, name);
+    }
   }
 
   private void drop(String ns, String name, Subject subject) {

@@ -470,23 +470,29 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
     if (q != null) {
       duration(errors, "spec.quotas.resyncPeriod", q.getResyncPeriod(), Duration.ofSeconds(1));
       duration(errors, "spec.quotas.refreshPeriod", q.getRefreshPeriod(), Duration.ofMillis(1));
-      List<String> ignore = q.getUnmanagedIgnore() == null ? List.of() : q.getUnmanagedIgnore();
-      for (int i = 0; i < ignore.size(); i++) {
-        String field = "spec.quotas.unmanagedIgnore[" + i + "]";
-        if (ignore.get(i) == null || ignore.get(i).length() > QuotaSettingsSpec.UNMANAGED_IGNORE_SIZE) {
-          errors.add(field + ": at most " + QuotaSettingsSpec.UNMANAGED_IGNORE_SIZE + " characters");
-          continue;
-        }
-        try {
-          com.google.re2j.Pattern.compile(ignore.get(i));
-        } catch (com.google.re2j.PatternSyntaxException e) {
-          errors.add(field + ": not a regular expression in RE2 syntax: " + e.getDescription());
-        }
-      }
+      patterns(errors, "spec.quotas.unmanagedIgnore", q.getUnmanagedIgnore());
+      patterns(errors, "spec.quotas.unmanagedInclude", q.getUnmanagedInclude());
     }
     errors.addAll(io.hbaseqos.operator.topology.TopologyChecks.refusals(hc.getSpec().getTopology()));
     errors.addAll(topologyPolicy.refusals(hc.getMetadata().getNamespace(), hc.getSpec().getTopology()));
     return errors;
+  }
+
+  /** RE2 patterns of at most {@link QuotaSettingsSpec#UNMANAGED_IGNORE_SIZE} characters. */
+  private static void patterns(List<String> errors, String field, List<String> patterns) {
+    List<String> list = patterns == null ? List.of() : patterns;
+    for (int i = 0; i < list.size(); i++) {
+      String f = field + "[" + i + "]";
+      if (list.get(i) == null || list.get(i).length() > QuotaSettingsSpec.UNMANAGED_IGNORE_SIZE) {
+        errors.add(f + ": at most " + QuotaSettingsSpec.UNMANAGED_IGNORE_SIZE + " characters");
+        continue;
+      }
+      try {
+        com.google.re2j.Pattern.compile(list.get(i));
+      } catch (com.google.re2j.PatternSyntaxException e) {
+        errors.add(f + ": not a regular expression in RE2 syntax: " + e.getDescription());
+      }
+    }
   }
 
   private static void duration(List<String> errors, String field, String value, Duration min) {

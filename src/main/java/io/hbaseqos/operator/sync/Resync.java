@@ -66,12 +66,31 @@ public final class Resync implements AutoCloseable {
   }
 
   /** Settings the resync loop takes from the HBaseCluster spec. */
-  public record Policy(Duration period, QuotaSettingsSpec.UnmanagedPolicy unmanaged, List<Pattern> ignore) {
+  /**
+   * @param ignore quotas Remove never takes
+   * @param include when not empty, the only quotas Remove takes
+   */
+  public record Policy(Duration period, QuotaSettingsSpec.UnmanagedPolicy unmanaged, List<Pattern> ignore,
+      List<Pattern> include) {
+    public Policy(Duration period, QuotaSettingsSpec.UnmanagedPolicy unmanaged, List<Pattern> ignore) {
+      this(period, unmanaged, ignore, List.of());
+    }
+
     public static Policy of(QuotaSettingsSpec q) {
       QuotaSettingsSpec s = q == null ? new QuotaSettingsSpec() : q;
       return new Policy(Durations.parse(s.getResyncPeriod(), DEFAULT_PERIOD),
           s.getUnmanagedPolicy() == null ? QuotaSettingsSpec.UnmanagedPolicy.Retain : s.getUnmanagedPolicy(),
-          s.getUnmanagedIgnore() == null ? List.of() : s.getUnmanagedIgnore().stream().map(Pattern::compile).toList());
+          compile(s.getUnmanagedIgnore()), compile(s.getUnmanagedInclude()));
+    }
+
+    private static List<Pattern> compile(List<String> patterns) {
+      return patterns == null ? List.of() : patterns.stream().map(Pattern::compile).toList();
+    }
+
+    /** Whether Remove may take the quota of {@code rendered} (a subject as unmanagedIgnore sees it). */
+    public boolean removable(String rendered) {
+      return ignore.stream().noneMatch(p -> p.matcher(rendered).find())
+          && (include.isEmpty() || include.stream().anyMatch(p -> p.matcher(rendered).find()));
     }
   }
 
@@ -452,7 +471,7 @@ public final class Resync implements AutoCloseable {
     for (SubjectQuota q : snapshot.values()) {
       String rendered = q.subject().toString();
       if (!q.hasSettings() || claimed.contains(q.subject()) || keep.contains(q.subject())
-          || policy.ignore().stream().anyMatch(p -> p.matcher(rendered).find())) {
+          || !policy.removable(rendered)) {
         continue;
       }
       try {

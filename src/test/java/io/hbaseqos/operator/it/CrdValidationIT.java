@@ -600,7 +600,10 @@ class CrdValidationIT {
     assertRefused("HBaseCluster", "root-newline", topology("root-newline", "{}").replace("hdfs://nn:8020/hbase",
         "\"hdfs://nn:8020/hbase\\u0007\""), "rootDir must be a URI");
     // RE2 is linear: what is catastrophic for a backtracking engine is accepted
-    create(quotaSettings("ignore-ok", "{unmanagedIgnore: ['^user=(a+)+$', 'table=ns[0-9]:.*']}"));
+    create(quotaSettings("ignore-ok", "{unmanagedIgnore: ['^user=(a+)+$', 'table=ns[0-9]:.*'], unmanagedInclude: "
+        + "['^user=svc_']}"));
+    assertRefused("HBaseCluster", "include-lookahead", quotaSettings("include-lookahead",
+        "{unmanagedInclude: ['^(?!user=svc)']}"), "each unmanagedInclude pattern must be a regular expression in RE2");
     create(topology("rs-ok", "{cpu: '0.5', gracefulShutdown: 1500ms, jvmOptions: ['-XX:+UseG1GC', "
         + "'-javaagent:/opt/jmx.jar=7071:/etc/jmx.yaml', '-Xss1m'], siteProperties: {hbase.hregion.max.filesize: "
         + "'10737418240', hbase.coprocessor.region.classes: \"a.B,\\nc.D\"}}"));

@@ -17,6 +17,7 @@ import io.hbaseqos.operator.support.ApiServerReplica;
 import io.hbaseqos.operator.support.KubeApi;
 import io.hbaseqos.operator.support.OperatorProcess;
 import io.hbaseqos.operator.support.QuotaTableRaw;
+import io.hbaseqos.operator.support.Resources;
 import io.hbaseqos.operator.support.StandaloneHBase;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -371,9 +372,8 @@ class FaultsE2E {
     awaitConverged(k8s, ns, 90, op);
     assertThat(raw(m)).isEqualTo(cells("u." + u + " q:s", "req_num=20/SECONDS"));
     try {
-      k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").edit(hc -> {
+      Resources.editCluster(k8s, ns, "hb", hc -> {
         hc.getSpec().setConnection(other.connectionSpec());
-        return hc;
       });
       await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> {
         HBaseCluster hc = k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").get();
@@ -389,18 +389,16 @@ class FaultsE2E {
           .isEqualTo(cells("u." + u + " q:s", "req_num=20/SECONDS"));
 
       // reverted: the pending edit lands on the HBase it manages
-      k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").edit(hc -> {
+      Resources.editCluster(k8s, ns, "hb", hc -> {
         hc.getSpec().setConnection(hbase.connectionSpec());
-        return hc;
       });
       awaitConverged(k8s, ns, 90, op);
       await().atMost(30, TimeUnit.SECONDS).until(() -> raw(m).equals(cells("u." + u + " q:s", "req_num=30/SECONDS")));
 
       // moved on purpose: the tenants are written to the new HBase; the old one keeps what it had
-      k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").edit(hc -> {
+      Resources.editCluster(k8s, ns, "hb", hc -> {
         hc.getSpec().setConnection(other.connectionSpec());
         hc.getMetadata().setAnnotations(new java.util.HashMap<>(Map.of("hbaseqos.io/move-to-hbase", otherId)));
-        return hc;
       });
       await().atMost(90, TimeUnit.SECONDS).until(() -> QuotaTableRaw.read(other, m)
           .equals(cells("u." + u + " q:s", "req_num=30/SECONDS")));
@@ -515,7 +513,7 @@ class FaultsE2E {
     String m = marker();
     HBaseCluster hc = hbaseCluster(ns, "hb");
     hc.getSpec().getQuotas().setUnmanagedPolicy(QuotaSettingsSpec.UnmanagedPolicy.Remove);
-    hc.getSpec().getQuotas().setUnmanagedIgnore(List.of("^(?!user=[^,]*" + m + ").*"));
+    hc.getSpec().getQuotas().setUnmanagedInclude(List.of("^user=[^,]*" + m));
     k8s.resource(hc).create();
     OperatorProcess op = operator();
     for (int i = 0; i < 5; i++) {
@@ -564,7 +562,7 @@ class FaultsE2E {
     String m = marker();
     HBaseCluster remover = hbaseCluster(a, "hb");
     remover.getSpec().getQuotas().setUnmanagedPolicy(QuotaSettingsSpec.UnmanagedPolicy.Remove);
-    remover.getSpec().getQuotas().setUnmanagedIgnore(List.of("^(?!user=[^,]*" + m + ").*"));
+    remover.getSpec().getQuotas().setUnmanagedInclude(List.of("^user=[^,]*" + m));
     k8s.resource(remover).create();
     k8s.resource(hbaseCluster(b, "other")).create();
     OperatorProcess op = operator();

@@ -44,6 +44,8 @@ class TenancyE2E {
   static StandaloneHBase hbase;
   static ControlPlane aggregation;
   static OperatorProcess operator;
+  static Map<String, String> operatorEnv;
+  static java.nio.file.Path operatorKubeconfig;
   static String platform;
   static String teamA;
   static String teamB;
@@ -87,7 +89,9 @@ class TenancyE2E {
     env.put("POD_NAMESPACE", platform);
     env.put("POD_NAME", SA + "-0");
     env.put("HBQ_OPERATOR_JAVA_OPTS", env.get("JAVA_OPTS_APPEND"));
-    operator = OperatorProcess.start(HelmInstallE2E.kubeconfigFor(SA, platform), env, "/q/health/ready");
+    operatorEnv = env;
+    operatorKubeconfig = HelmInstallE2E.kubeconfigFor(SA, platform);
+    operator = OperatorProcess.start(operatorKubeconfig, env, "/q/health/ready");
   }
 
   @AfterAll
@@ -191,6 +195,27 @@ class TenancyE2E {
     // nor exempts a granted user from the platform's throttles
     assertRefused(Kubectl.run("--as=alice", "apply", "-f", tenantFile(teamA, "x8", "{user: " + ua + "bypass}",
         "bypassGlobals: true")), "spec.bypassGlobals", "may not exempt its user");
+    // nor slows down other teams' sheddable tenants by a priority the platform did not grant her
+    String protectedTenant = tenantFile(teamA, "x9", "{user: " + ua + "rt}",
+        "qos: {priority: 5, latencyObjectives: [{boundMillis: 20}]}");
+    assertRefused(Kubectl.run("--as=alice", "apply", "-f", protectedTenant), "spec.qos.priority",
+        "does not grant namespace " + teamA + " priority 5 (maxPriority of its spec.tenancy.grants)");
+    // nor runs PromQL against the platform's Prometheus (which holds every team's series) ungranted
+    String promQL = tenantFile(teamA, "x10", "{user: " + ua + "pq}", "calibration: {targetOpsPerSecond: 100, "
+        + "source: Prometheus, prometheus: {query: 'sum(rate(app_ops_total[1m]))'}}");
+    assertRefused(Kubectl.run("--as=alice", "apply", "-f", promQL), "spec.calibration.source",
+        "does not grant namespace " + teamA + " queries of its Prometheus");
+    // both once the platform grants them
+    Resources.editCluster(k8s, platform, "shared", c -> {
+      c.getSpec().getTenancy().getGrants().get(0).setMaxPriority(5);
+      c.getSpec().getTenancy().getGrants().get(0).setPrometheusQueries(true);
+    });
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> {
+      for (String f : List.of(protectedTenant, promQL)) {
+        Kubectl.Result dry = Kubectl.run("--as=alice", "apply", "--dry-run=server", "-f", f);
+        assertThat(dry.exit()).as(dry.output()).isZero();
+      }
+    });
     assertThat(canI("alice", "create", "tenantquotas", teamA)).isEqualTo("yes");
     assertThat(canI("alice", "create", "hbaseclusters", teamA)).isEqualTo("no");
     assertThat(canI("alice", "patch", "tenantquotas", teamA, "--subresource=status")).as("status is the operator's")
@@ -213,32 +238,55 @@ class TenancyE2E {
     Resources.editCluster(k8s, platform, "shared", hc -> hc.getSpec().getTenancy().getGrants().get(0)
         .setUsers(List.of(ua + "svc")));
     try {
-      revokedGrantIsHonoured(user);
+      revokedGrantIsHonoured("revoked", user);
     } finally {
       Resources.editCluster(k8s, platform, "shared", hc -> hc.getSpec().getTenancy().getGrants().get(0)
           .setUsers(List.of(ua + "*")));
     }
   }
 
-  void revokedGrantIsHonoured(String user) throws Exception {
-    await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> assertThat(TenantStatus.condition(k8s, teamA, "revoked",
+  /**
+   * The grant is taken back while the operator is stopped: after its restart (informer caches filled
+   * from nothing) the TenantQuota is refused all the same, and HBase keeps what it held.
+   */
+  @Test
+  void aGrantTakenBackWhileTheOperatorIsDownIsHonouredAfterItsRestart() throws Exception {
+    String user = ua + "down";
+    Kubectl.Result r = applyAs("alice", teamA, "revoked-down", "{user: " + user + "}", "300req/sec");
+    assertThat(r.exit()).as(r.output()).isZero();
+    await().atMost(60, TimeUnit.SECONDS).until(() -> "True".equals(java.util.Optional.ofNullable(
+        TenantStatus.condition(k8s, teamA, "revoked-down", "Ready")).map(c -> c.getStatus()).orElse(null)));
+    operator.close();
+    Resources.editCluster(k8s, platform, "shared", hc -> hc.getSpec().getTenancy().getGrants().get(0)
+        .setUsers(List.of(ua + "svc")));
+    try {
+      operator = OperatorProcess.start(operatorKubeconfig, operatorEnv, "/q/health/ready");
+      revokedGrantIsHonoured("revoked-down", user);
+    } finally {
+      Resources.editCluster(k8s, platform, "shared", hc -> hc.getSpec().getTenancy().getGrants().get(0)
+          .setUsers(List.of(ua + "*")));
+    }
+  }
+
+  void revokedGrantIsHonoured(String name, String user) throws Exception {
+    await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> assertThat(TenantStatus.condition(k8s, teamA, name,
         "Ready")).satisfies(c -> {
           assertThat(c).isNotNull();
           assertThat(c.getReason()).isEqualTo("NotGranted");
           assertThat(c.getMessage()).contains("does not grant namespace " + teamA + " spec.subject's user " + user)
               .contains("nothing of this resource is written to HBase");
         }));
-    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> assertThat(TenantStatus.events(k8s, teamA, "revoked"))
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> assertThat(TenantStatus.events(k8s, teamA, name))
         .map(Event::getReason).contains("NotGranted"));
     Map<String, String> held = quotaTable();
     assertThat(held).containsEntry("u." + user + " q:s", "req_num=300/SECONDS");
     // an edit admission lets through (the spec did not change) and deletion write nothing either
-    Kubectl.Result r = Kubectl.run("--as=alice", "-n", teamA, "label", "tq", "revoked", "team=a");
+    Kubectl.Result r = Kubectl.run("--as=alice", "-n", teamA, "label", "tq", name, "team=a");
     assertThat(r.exit()).as(r.output()).isZero();
-    assertRefused(Kubectl.run("--as=alice", "-n", teamA, "patch", "tq", "revoked", "--type=merge", "-p",
+    assertRefused(Kubectl.run("--as=alice", "-n", teamA, "patch", "tq", name, "--type=merge", "-p",
         "{\"spec\":{\"throttles\":[{\"type\":\"REQUEST_NUMBER\",\"limit\":\"1req/sec\"}]}}"), "spec.subject.user",
         "the HBase user " + user);
-    r = Kubectl.run("--as=alice", "-n", teamA, "delete", "tq", "revoked", "--wait=true", "--timeout=60s");
+    r = Kubectl.run("--as=alice", "-n", teamA, "delete", "tq", name, "--wait=true", "--timeout=60s");
     assertThat(r.exit()).as(r.output()).isZero();
     assertThat(quotaTable()).isEqualTo(held);
   }

@@ -309,7 +309,7 @@ class TenantQuotaIT {
     // still the claimant of what it wrote: Remove does not take it as unmanaged
     k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").edit(hc -> {
       hc.getSpec().getQuotas().setUnmanagedPolicy(io.hbaseqos.operator.api.QuotaSettingsSpec.UnmanagedPolicy.Remove);
-      hc.getSpec().getQuotas().setUnmanagedIgnore(List.of("^(?!user=[^,]*" + ns + "$).*"));
+      hc.getSpec().getQuotas().setUnmanagedInclude(List.of("^user=[^,]*" + ns + "$"));
       return hc;
     });
     String stray = "ivan-" + ns;
@@ -552,7 +552,7 @@ class TenantQuotaIT {
     NAMESPACES.add(ns2);
     HBaseCluster remover = cluster(ns2, "hb", StandaloneHBase.shared().connectionSpec(), "2s");
     remover.getSpec().getQuotas().setUnmanagedPolicy(io.hbaseqos.operator.api.QuotaSettingsSpec.UnmanagedPolicy.Remove);
-    remover.getSpec().getQuotas().setUnmanagedIgnore(List.of("^(?!user=" + user + "$)"));
+    remover.getSpec().getQuotas().setUnmanagedInclude(List.of("^user=" + user + "$"));
     k8s.resource(remover).create();
     return remover;
   }
@@ -564,7 +564,7 @@ class TenantQuotaIT {
   void removeUnmanagedOfThisCaseAndAwait(String stray) {
     k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").edit(hc -> {
       hc.getSpec().getQuotas().setUnmanagedPolicy(io.hbaseqos.operator.api.QuotaSettingsSpec.UnmanagedPolicy.Remove);
-      hc.getSpec().getQuotas().setUnmanagedIgnore(List.of("^(?!user=[^,]*" + ns + "$).*"));
+      hc.getSpec().getQuotas().setUnmanagedInclude(List.of("^user=[^,]*" + ns + "$"));
       return hc;
     });
     HBaseQuotas.set(QuotaSettingsFactory.throttleUser(stray, ThrottleType.REQUEST_NUMBER, 5, TimeUnit.SECONDS));

@@ -99,6 +99,50 @@ class GrantsTest {
   }
 
   @Test
+  void aTenantNamespaceClaimsPriorityAndRunsPromQLOnlyAsFarAsItsGrantsSay() {
+    TenantGrant a = new TenantGrant(List.of("team-a"), List.of("svc_a"), null, null);
+    a.setMaxPriority(50);
+    a.setPrometheusQueries(true);
+    TenantGrant ab = new TenantGrant(List.of("team-a", "team-b"), List.of("x"), null, null);
+    ab.setMaxPriority(10);
+    HBaseCluster hc = cluster(a, ab);
+    assertThat(Grants.specRefusal(hc, "team-a", qos(50, false))).as("the highest of its grants").isEmpty();
+    assertThat(Grants.specRefusal(hc, "team-a", qos(51, false))).get().asString().isEqualTo("spec.qos.priority: "
+        + "HBaseCluster platform/prod grants namespace team-a priorities up to 50 (maxPriority of its "
+        + "spec.tenancy.grants), not 51: a protected tenant slows down the cluster's sheddable tenants of lower "
+        + "priority, other teams' too");
+    assertThat(Grants.specRefusal(hc, "team-b", qos(10, false))).isEmpty();
+    assertThat(Grants.specRefusal(hc, "team-b", qos(11, false))).get().asString().contains("up to 10");
+    assertThat(Grants.specRefusal(PROD, "team-a", qos(1, false))).as("no grant sets maxPriority: 0").get().asString()
+        .contains("priorities up to 0");
+    assertThat(Grants.specRefusal(PROD, "team-a", qos(0, false))).isEmpty();
+    // PromQL against the platform's Prometheus reads every series it holds: only where a grant allows it
+    assertThat(Grants.specRefusal(hc, "team-a", qos(0, true))).isEmpty();
+    assertThat(Grants.specRefusal(hc, "team-b", qos(0, true))).get().asString().isEqualTo("spec.qos."
+        + "latencyObjectives[0].source: HBaseCluster platform/prod does not grant namespace team-b queries of its "
+        + "Prometheus (prometheusQueries of its spec.tenancy.grants); use source HBase");
+    io.hbaseqos.operator.api.TenantQuotaSpec calibrated = new io.hbaseqos.operator.api.TenantQuotaSpec();
+    calibrated.setCalibration(new io.hbaseqos.operator.api.CalibrationSpec());
+    calibrated.getCalibration().setSource(io.hbaseqos.operator.api.CalibrationSpec.Source.Prometheus);
+    assertThat(Grants.specRefusal(hc, "team-b", calibrated)).get().asString().startsWith("spec.calibration.source: ");
+    assertThat(Grants.specRefusal(hc, "platform", qos(1000000, true))).as("the platform's own namespace").isEmpty();
+  }
+
+  static io.hbaseqos.operator.api.TenantQuotaSpec qos(int priority, boolean promQL) {
+    io.hbaseqos.operator.api.TenantQuotaSpec spec = new io.hbaseqos.operator.api.TenantQuotaSpec();
+    io.hbaseqos.operator.api.QosSpec q = new io.hbaseqos.operator.api.QosSpec();
+    q.setPriority(priority);
+    io.hbaseqos.operator.api.QosSpec.LatencyObjectiveSpec o = new io.hbaseqos.operator.api.QosSpec.LatencyObjectiveSpec();
+    o.setBoundMillis(5.0);
+    if (promQL) {
+      o.setSource(io.hbaseqos.operator.api.QosSpec.LatencyObjectiveSpec.Source.Prometheus);
+    }
+    q.setLatencyObjectives(List.of(o));
+    spec.setQos(q);
+    return spec;
+  }
+
+  @Test
   void aTenantNamespaceMayNotBypassThePlatformsThrottles() {
     io.hbaseqos.operator.api.TenantQuotaSpec spec = new io.hbaseqos.operator.api.TenantQuotaSpec();
     spec.setBypassGlobals(true);
