@@ -141,20 +141,29 @@ public class OperatorBeans {
         Duration.ofMillis(500), Clock.systemUTC(), System::nanoTime);
   }
 
+  /**
+   * Where HBaseClusters may run pods, and with which volumes. The chart says where it granted the
+   * topology's write rights (restricted, with the list); an operator started otherwise is bounded by
+   * its RBAC alone. Injected into the HBaseCluster reconciler (the framework builds it).
+   */
+  @Produces
+  @Singleton
+  io.hbaseqos.operator.topology.TopologyPolicy topologyPolicy(
+      @ConfigProperty(name = "hbaseqos.topology.restricted", defaultValue = "false") boolean restricted,
+      @ConfigProperty(name = "hbaseqos.topology.namespaces") Optional<List<String>> namespaces,
+      @ConfigProperty(name = "hbaseqos.topology.allow-host-path", defaultValue = "false") boolean allowHostPath) {
+    return new io.hbaseqos.operator.topology.TopologyPolicy(restricted
+        ? Optional.of(java.util.Set.copyOf(namespaces.orElse(List.of()).stream().map(String::trim)
+            .filter(n -> !n.isEmpty()).toList())) : Optional.empty(), allowHostPath);
+  }
+
   @Produces
   @Singleton
   OperatorCore core(KubernetesClient client, OperatorMetrics metrics, EventRecorder events, Clock clock,
       CalibrationLoops loops, Optional<KerberosLogin> kerberos, WriteFence fence,
       @ConfigProperty(name = "hbaseqos.hbase.site-file") Optional<String> siteFile,
       @ConfigProperty(name = "hbaseqos.hbase.call-timeout", defaultValue = "15s") Duration callTimeout,
-      @ConfigProperty(name = "hbaseqos.topology.restricted", defaultValue = "false") boolean restricted,
-      @ConfigProperty(name = "hbaseqos.topology.namespaces") Optional<List<String>> namespaces,
-      @ConfigProperty(name = "hbaseqos.topology.allow-host-path", defaultValue = "false") boolean allowHostPath) {
-    // the chart says where it granted the topology's write rights (restricted, with the list); an
-    // operator started otherwise is bounded by its RBAC alone
-    var topology = new io.hbaseqos.operator.topology.TopologyPolicy(restricted
-        ? Optional.of(java.util.Set.copyOf(namespaces.orElse(List.of()).stream().map(String::trim)
-            .filter(n -> !n.isEmpty()).toList())) : Optional.empty(), allowHostPath);
+      io.hbaseqos.operator.topology.TopologyPolicy topology) {
     return new OperatorCore(client, BackendFactory.withSiteFile(siteFile.filter(s -> !s.isBlank())
         .map(java.nio.file.Path::of).orElse(null), kerberos.<Negotiator>map(k -> k).orElse(Negotiator.NONE)),
         metrics, events, clock, callTimeout, loops, fence, topology);

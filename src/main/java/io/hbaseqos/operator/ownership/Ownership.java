@@ -76,9 +76,29 @@ public final class Ownership {
   }
 
   /**
+   * Why the operator may write nothing for the TenantQuota: its subject is not granted
+   * ({@link #notGranted}), or the rest of its spec goes beyond its grants ({@link Grants#specRefusal}:
+   * a priority or PromQL not granted, bypassGlobals, a Prometheus URL). Empty when it may.
+   */
+  public Optional<String> refusal(TenantQuota tq) {
+    Optional<String> subject = notGranted(tq);
+    if (subject.isPresent()) {
+      return subject;
+    }
+    String key = clusterKeyOf(tq);
+    String ns = tq.getMetadata().getNamespace();
+    if (key == null || key.startsWith(ns + "/")) {
+      return Optional.empty();
+    }
+    return cluster(key).flatMap(hc -> Grants.specRefusal(hc, ns, tq.getSpec()));
+  }
+
+  /**
    * Why the TenantQuota's namespace may not name its subject on its HBaseCluster ({@link Grants}),
-   * or empty when it may. A TenantQuota that is not granted claims nothing: it can neither write
-   * nor hold a subject against the namespace it was granted to.
+   * or empty when it may. A TenantQuota whose subject is not granted claims nothing: it can neither
+   * write nor hold a subject against the namespace it was granted to. One whose subject is granted
+   * keeps its claim while the rest of its spec is refused ({@link #refusal}), so that a grant
+   * narrowed on priority or queries never hands its quotas to {@code Remove}.
    */
   public Optional<String> notGranted(TenantQuota tq) {
     String key = clusterKeyOf(tq);
@@ -89,7 +109,7 @@ public final class Ownership {
     Subject s = subjectOf(tq);
     return cluster(key).map(hc -> s == null
             ? Optional.of("spec.subject names nothing HBase could hold quotas for: nothing of it is granted")
-            : Grants.refusal(hc, ns, s).or(() -> Grants.specRefusal(hc, ns, tq.getSpec())))
+            : Grants.refusal(hc, ns, s))
         .orElseGet(() -> Optional.of("HBaseCluster " + key + " does not exist"));
   }
 

@@ -2,7 +2,6 @@ package io.hbaseqos.operator.reconciler;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -31,9 +30,10 @@ import org.jboss.logging.Logger;
  * patches, so concurrent deletions never lose each other's entries. Deleting a key by hand lets
  * {@code Remove} remove that subject's quotas.
  *
- * <p>Records written before, in {@code <cluster>-retained-quotas} beside the HBaseCluster (owned by
- * it), are still read and forgotten; one is written there only while the HBase was never reached
- * (its id unknown).
+ * <p>While a cluster's HBase was never reached (its id unknown), its record is kept there too, named
+ * after the HBaseCluster and annotated with it. Records that earlier versions wrote in
+ * {@code <cluster>-retained-quotas} beside the HBaseCluster are still read; the operator edits them
+ * only where it still may (the chart grants it no writes there).
  */
 public final class ConfigMapRetainedSubjects implements RetainedSubjects {
   private static final Logger LOG = Logger.getLogger(ConfigMapRetainedSubjects.class);
@@ -41,6 +41,8 @@ public final class ConfigMapRetainedSubjects implements RetainedSubjects {
   static final String SUFFIX = "-retained-quotas";
   static final String PREFIX = "hbaseqos-retained-";
   static final String CLUSTER_ID = "hbaseqos.io/hbase-cluster-id";
+  /** On the record of a cluster whose HBase was never reached: that HBaseCluster, namespace/name. */
+  static final String UNREACHED_CLUSTER = "hbaseqos.io/hbase-cluster";
   private final KubernetesClient client;
   private final String namespace;
 
@@ -52,6 +54,14 @@ public final class ConfigMapRetainedSubjects implements RetainedSubjects {
 
   static String name(HBaseCluster hc) {
     return hc.getMetadata().getName() + SUFFIX;
+  }
+
+  /**
+   * The record of a cluster whose HBase was never reached (its identity unknown), also in the
+   * operator's namespace: the chart lets the operator write ConfigMaps there only.
+   */
+  static String unreachedName(HBaseCluster hc) {
+    return nameFor("unreached:" + hc.getMetadata().getNamespace() + "/" + hc.getMetadata().getName());
   }
 
   static String nameFor(String hbase) {
@@ -79,11 +89,9 @@ public final class ConfigMapRetainedSubjects implements RetainedSubjects {
           .addToAnnotations(CLUSTER_ID, hbase).endMetadata(), subject);
       return;
     }
-    put(hc.getMetadata().getNamespace(), name(hc), new ConfigMapBuilder().withNewMetadata().withName(name(hc))
-        .withNamespace(hc.getMetadata().getNamespace())
-        .addToLabels("app.kubernetes.io/managed-by", "hbase-qos-operator")
-        .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion(hc.getApiVersion()).withKind(hc.getKind())
-            .withName(hc.getMetadata().getName()).withUid(hc.getMetadata().getUid()).build())
+    put(namespace, unreachedName(hc), new ConfigMapBuilder().withNewMetadata().withName(unreachedName(hc))
+        .withNamespace(namespace).addToLabels("app.kubernetes.io/managed-by", "hbase-qos-operator")
+        .addToAnnotations(UNREACHED_CLUSTER, hc.getMetadata().getNamespace() + "/" + hc.getMetadata().getName())
         .endMetadata(), subject);
   }
 
@@ -113,6 +121,7 @@ public final class ConfigMapRetainedSubjects implements RetainedSubjects {
     if (hbase != null) {
       drop(namespace, nameFor(hbase), subject);
     }
+    drop(namespace, unreachedName(hc), subject);
     dropLegacy(hc.getMetadata().getNamespace(), name(hc), subject);
   }
 
@@ -157,6 +166,7 @@ public final class ConfigMapRetainedSubjects implements RetainedSubjects {
       maps.add(client.configMaps().inNamespace(namespace).withName(nameFor(hbase)).get());
     }
     for (HBaseCluster hc : clusters) {
+      maps.add(client.configMaps().inNamespace(namespace).withName(unreachedName(hc)).get());
       maps.add(client.configMaps().inNamespace(hc.getMetadata().getNamespace()).withName(name(hc)).get());
     }
     for (ConfigMap cm : maps) {

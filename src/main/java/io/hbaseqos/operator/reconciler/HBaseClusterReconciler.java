@@ -72,13 +72,8 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
   private final OperatorMetrics metrics;
   private final Clock clock;
 
-  @Inject
-  public HBaseClusterReconciler(ClusterConnections connections, Ownership ownership, Resync resync, Triggers triggers,
-      EventRecorder events, OperatorMetrics metrics, Clock clock) {
-    this(connections, ownership, resync, triggers, events, metrics, clock, TopologyPolicy.DEFAULT);
-  }
-
   /** @param topologyPolicy where the platform lets clusters run pods, and with which volumes */
+  @Inject
   public HBaseClusterReconciler(ClusterConnections connections, Ownership ownership, Resync resync, Triggers triggers,
       EventRecorder events, OperatorMetrics metrics, Clock clock, TopologyPolicy topologyPolicy) {
     this.topologyPolicy = topologyPolicy;

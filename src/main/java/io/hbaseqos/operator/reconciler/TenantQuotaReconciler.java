@@ -108,7 +108,9 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
   public static TenantLimits.Peers peers(Ownership ownership) {
     return clusterKey -> ownership.tenantsOf(clusterKey).stream()
         .filter(t -> t.getSpec() != null && t.getSpec().getQos() != null && t.getSpec().getQos().getPriority() != null
-            && t.getMetadata().getDeletionTimestamp() == null && Ownership.subjectOf(t) != null && ownership.owns(t))
+            && t.getMetadata().getDeletionTimestamp() == null && Ownership.subjectOf(t) != null && ownership.owns(t)
+            // a priority beyond its grants never makes a tenant a peer of the loops
+            && ownership.refusal(t).isEmpty())
         .map(t -> tenant(t, t.getStatus())).toList();
   }
 
@@ -212,7 +214,7 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
       p.notReady("ClusterNotFound", msg);
       return;
     }
-    String notGranted = ownership.notGranted(p.tq).orElse(null);
+    String notGranted = ownership.refusal(p.tq).orElse(null);
     if (notGranted != null) {
       notGranted(p, notGranted);
       return;

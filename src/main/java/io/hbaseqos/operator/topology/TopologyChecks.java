@@ -68,8 +68,14 @@ public final class TopologyChecks {
     }
     List<PodVolume> volumes = t.getVolumes() == null ? List.of() : t.getVolumes();
     for (int i = 0; i < volumes.size(); i++) {
-      for (String field : volumes.get(i).unknownFields(F + ".volumes[" + i + "]")) {
-        errors.add(field + ": not a field of a Kubernetes volume");
+      try {
+        for (String field : volumes.get(i).unknownFields(F + ".volumes[" + i + "]")) {
+          errors.add(field + ": not a field of a Kubernetes volume");
+        }
+      } catch (RuntimeException e) {
+        // a source the schema keeps as written, of the wrong shape (nfs: {readOnly: "yes"}, csi: "x")
+        errors.add(F + ".volumes[" + i + "]: not a Kubernetes volume: " + io.hbaseqos.operator.quota.Subject
+            .printable(String.valueOf(e.getMessage())).lines().findFirst().orElse(""));
       }
     }
     List<VolumeMount> mounts = t.getVolumeMounts() == null ? List.of() : t.getVolumeMounts();

@@ -115,20 +115,26 @@ public final class TopologyManager {
     if (plan.ok() && !Boolean.TRUE.equals(t.getPaused())) {
       for (HasMetadata o : ClusterObjects.desired(hc, plan)) {
         String want = o.getMetadata().getAnnotations().get(ClusterObjects.HASH);
-        if (!Objects.equals(hashOf(client, o, want), want)) {
-          try {
+        try {
+          if (!Objects.equals(hashOf(client, o, want), want)) {
             client.resource(o).fieldManager(ClusterObjects.MANAGED_BY).forceConflicts().serverSideApply();
-          } catch (KubernetesClientException e) {
-            if (e.getCode() == 422) {
-              // invalid: e.g. a volume source of spec.topology.volumes the API server refuses
-              throw new IllegalArgumentException("the API server refused " + o.getKind() + " "
-                  + o.getMetadata().getName() + ": " + (e.getStatus() != null && e.getStatus().getMessage() != null
-                      ? e.getStatus().getMessage() : e.getMessage()), e);
-            }
-            throw e;
+            verified.put(key(o), new Verified(want, System.nanoTime()));
+            written++;
           }
-          verified.put(key(o), new Verified(want, System.nanoTime()));
-          written++;
+        } catch (KubernetesClientException e) {
+          if (e.getCode() == 422) {
+            // invalid: e.g. a volume source of spec.topology.volumes the API server refuses
+            throw new IllegalArgumentException("the API server refused " + o.getKind() + " "
+                + o.getMetadata().getName() + ": " + (e.getStatus() != null && e.getStatus().getMessage() != null
+                    ? e.getStatus().getMessage() : e.getMessage()), e);
+          }
+          if (e.getCode() == 403) {
+            // RBAC: the chart grants topology's writes only in the namespaces of topology.namespaces
+            throw new IllegalArgumentException("the operator may not write " + o.getKind() + " "
+                + o.getMetadata().getName() + " in namespace " + o.getMetadata().getNamespace() + " (list the "
+                + "namespace in the Helm value topology.namespaces)", e);
+          }
+          throw e;
         }
       }
     }

@@ -771,4 +771,43 @@ class FaultsE2E {
       rs.pause(false);
     }
   }
+
+  /**
+   * The packaged operator with the chart's topology settings (HBASEQOS_TOPOLOGY_*): they reach the
+   * HBaseCluster reconciler, which the framework builds. Topology is refused outside the listed
+   * namespaces and a host path is allowed when the platform says so.
+   */
+  @Test
+  void thePackagedOperatorAppliesTheChartsTopologySettings() throws Exception {
+    String ns = namespace("fault-topo");
+    String listed = namespace("fault-topo-ok");
+    OperatorProcess op = operator(KubeApi.kubeconfig(), Map.of("HBASEQOS_TOPOLOGY_RESTRICTED", "true",
+        "HBASEQOS_TOPOLOGY_NAMESPACES", listed, "HBASEQOS_TOPOLOGY_ALLOW_HOST_PATH", "true"));
+    for (String where : List.of(ns, listed)) {
+      HBaseCluster hc = hbaseCluster(where, "hb");
+      io.hbaseqos.operator.api.TopologySpec t = new io.hbaseqos.operator.api.TopologySpec();
+      t.setImage("ghcr.io/hbase-qos-operator/hbase:2.6.4");
+      t.setRootDir("file:///var/lib/hbase/root");
+      t.setRegionServers(new io.hbaseqos.operator.api.RegionServersSpec());
+      // a node pool nothing matches: no pod is ever planned, only the refusals are looked at
+      t.getRegionServers().setNodeSelector(Map.of("hbaseqos.io/pool", "none-" + marker()));
+      t.getRegionServers().setHeap("1g");
+      t.setVolumes(List.of(new io.hbaseqos.operator.api.PodVolume("root",
+          Map.of("hostPath", Map.of("path", "/var/lib/hbase/root", "type", "Directory")))));
+      hc.getSpec().setTopology(t);
+      k8s.resource(hc).create();
+    }
+    await().atMost(90, TimeUnit.SECONDS).untilAsserted(() -> {
+      var ready = k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").get().getStatus()
+          .condition("Ready").orElseThrow();
+      assertThat(ready.getReason()).as(op.logTail(20)).isEqualTo("InvalidSpec");
+      assertThat(ready.getMessage()).isEqualTo("spec.topology: this operator does not run HBase in namespace " + ns
+          + " (the platform lists the namespaces it may in the Helm value topology.namespaces: " + listed + ")");
+    });
+    // in the listed namespace, with host paths allowed: neither refusal, the StatefulSets are written
+    await().atMost(90, TimeUnit.SECONDS).untilAsserted(() -> assertThat(k8s.apps().statefulSets().inNamespace(listed)
+        .withName("hb-regionserver").get()).as(op.logTail(20)).isNotNull());
+    HBaseCluster ok = k8s.resources(HBaseCluster.class).inNamespace(listed).withName("hb").get();
+    assertThat(ok.getStatus().condition("Ready").map(c -> c.getMessage()).orElse("")).doesNotContain("spec.topology");
+  }
 }

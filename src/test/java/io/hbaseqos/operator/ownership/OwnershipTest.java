@@ -110,6 +110,29 @@ class OwnershipTest {
     assertThat(ownership.owns(odd)).isFalse();
   }
 
+  /**
+   * A granted subject with a spec beyond its grants (a priority not granted): nothing is written for
+   * it, but it keeps its claim, so narrowing a grant never hands its quotas to Remove.
+   */
+  @Test
+  void aSpecBeyondItsGrantsWritesNothingButKeepsItsClaim() {
+    HBaseCluster hc = cluster("platform", "hb", null);
+    hc.setSpec(GrantsTest.cluster(new io.hbaseqos.operator.api.TenantGrant(List.of("team-b"), List.of("bob"), null,
+        null)).getSpec());
+    live.put("platform/hb", "id-1");
+    TenantQuota loud = tenant("team-b", "loud", "hb", "bob", "2026-01-01T00:00:00Z", false);
+    loud.getSpec().getClusterRef().setNamespace("platform");
+    loud.getSpec().setQos(GrantsTest.qos(7, false).getQos());
+    tenants.items.add(loud);
+    assertThat(ownership.notGranted(loud)).isEmpty();
+    assertThat(ownership.refusal(loud)).get().asString().startsWith("spec.qos.priority: ");
+    assertThat(ownership.owns(loud)).isTrue();
+    assertThat(ownership.claimed("platform/hb")).containsExactly(Subject.user("bob"));
+    loud.getSpec().getSubject().setUser("carol");
+    assertThat(ownership.refusal(loud)).as("a subject not granted comes first").get().asString()
+        .contains("user carol");
+  }
+
   @Test
   void theOldestLiveClaimantOwnsAndADeletingOneOnlyWhenNoLiveOneIsLeft() {
     cluster("a", "hb", null);

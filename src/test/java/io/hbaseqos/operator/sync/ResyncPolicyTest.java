@@ -29,7 +29,7 @@ class ResyncPolicyTest {
 
   /** Exponential for java.util.regex (it would not return within the timeout), linear for RE2. */
   @Test
-  @org.junit.jupiter.api.Timeout(60)
+  @org.junit.jupiter.api.Timeout(value = 60, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
   void aPatternCatastrophicForABacktrackingEngineIsMatchedInLinearTime() {
     QuotaSettingsSpec q = new QuotaSettingsSpec();
     q.setUnmanagedIgnore(List.of("^user=(a+)+$"));

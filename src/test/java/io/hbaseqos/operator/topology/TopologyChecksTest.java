@@ -141,6 +141,17 @@ class TopologyChecksTest {
   }
 
   @Test
+  void aSourceOfTheWrongShapeIsRefusedNotThrown() {
+    TopologySpec t = topology();
+    t.setVolumes(List.of(new PodVolume("a", Map.of("csi", "x")),
+        new PodVolume("b", Map.of("nfs", Map.of("server", "n", "path", "/", "readOnly", List.of(1))))));
+    List<String> errors = TopologyChecks.refusals(t);
+    assertThat(errors).hasSize(2);
+    assertThat(errors.get(0)).startsWith("spec.topology.volumes[0]: not a Kubernetes volume: ");
+    assertThat(errors.get(1)).startsWith("spec.topology.volumes[1]: not a Kubernetes volume: ");
+  }
+
+  @Test
   void theSchemasReservedKeysAreThePlanners() {
     String list = RegionServersSpec.RESERVED_SITE_KEYS;
     Set<String> schema = new TreeSet<>(List.of(list.substring(2, list.length() - 2).split("', '")));

@@ -55,6 +55,7 @@ class TopologyPolicyTest {
     spec.setTopology(TopologyChecksTest.topology());
     hc.setSpec(spec);
     TopologyPlanner.Plan plan = new TopologyPlanner.Plan(2, List.of(), 2, 1L << 30, 5L << 29, List.of(), List.of());
+    assertThat(statefulSets(hc, plan)).hasSize(2);
     for (StatefulSet s : statefulSets(hc, plan)) {
       var pod = s.getSpec().getTemplate().getSpec();
       assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
