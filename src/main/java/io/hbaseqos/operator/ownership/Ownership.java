@@ -81,16 +81,9 @@ public final class Ownership {
    * a priority or PromQL not granted, bypassGlobals, a Prometheus URL). Empty when it may.
    */
   public Optional<String> refusal(TenantQuota tq) {
-    Optional<String> subject = notGranted(tq);
-    if (subject.isPresent()) {
-      return subject;
-    }
-    String key = clusterKeyOf(tq);
-    String ns = tq.getMetadata().getNamespace();
-    if (key == null || key.startsWith(ns + "/")) {
-      return Optional.empty();
-    }
-    return cluster(key).flatMap(hc -> Grants.specRefusal(hc, ns, tq.getSpec()));
+    // specRefusal itself lets the cluster's own namespace have any spec
+    return notGranted(tq).or(() -> Optional.ofNullable(clusterKeyOf(tq)).flatMap(this::cluster)
+        .flatMap(hc -> Grants.specRefusal(hc, tq.getMetadata().getNamespace(), tq.getSpec())));
   }
 
   /**

@@ -230,10 +230,7 @@ class TenancyE2E {
   @Test
   void aGrantTakenBackStopsTheOperatorWritingButLeavesWhatHBaseHolds() throws Exception {
     String user = ua + "revoked";
-    Kubectl.Result r = applyAs("alice", teamA, "revoked", "{user: " + user + "}", "300req/sec");
-    assertThat(r.exit()).as(r.output()).isZero();
-    await().atMost(60, TimeUnit.SECONDS).until(() -> "True".equals(java.util.Optional.ofNullable(
-        TenantStatus.condition(k8s, teamA, "revoked", "Ready")).map(c -> c.getStatus()).orElse(null)));
+    applyAsAliceAndAwaitReady("revoked", user);
     // the platform narrows team A's grant to one user; the TenantQuota exists already, admission never sees it
     Resources.editCluster(k8s, platform, "shared", hc -> hc.getSpec().getTenancy().getGrants().get(0)
         .setUsers(List.of(ua + "svc")));
@@ -252,10 +249,7 @@ class TenancyE2E {
   @Test
   void aGrantTakenBackWhileTheOperatorIsDownIsHonouredAfterItsRestart() throws Exception {
     String user = ua + "down";
-    Kubectl.Result r = applyAs("alice", teamA, "revoked-down", "{user: " + user + "}", "300req/sec");
-    assertThat(r.exit()).as(r.output()).isZero();
-    await().atMost(60, TimeUnit.SECONDS).until(() -> "True".equals(java.util.Optional.ofNullable(
-        TenantStatus.condition(k8s, teamA, "revoked-down", "Ready")).map(c -> c.getStatus()).orElse(null)));
+    applyAsAliceAndAwaitReady("revoked-down", user);
     operator.close();
     Resources.editCluster(k8s, platform, "shared", hc -> hc.getSpec().getTenancy().getGrants().get(0)
         .setUsers(List.of(ua + "svc")));
@@ -266,6 +260,14 @@ class TenancyE2E {
       Resources.editCluster(k8s, platform, "shared", hc -> hc.getSpec().getTenancy().getGrants().get(0)
           .setUsers(List.of(ua + "*")));
     }
+  }
+
+  /** Alice's TenantQuota {@code name} for {@code user} at 300 req/sec, once the operator has made it Ready. */
+  static void applyAsAliceAndAwaitReady(String name, String user) throws Exception {
+    Kubectl.Result r = applyAs("alice", teamA, name, "{user: " + user + "}", "300req/sec");
+    assertThat(r.exit()).as(r.output()).isZero();
+    await().atMost(60, TimeUnit.SECONDS).until(() -> "True".equals(java.util.Optional.ofNullable(
+        TenantStatus.condition(k8s, teamA, name, "Ready")).map(c -> c.getStatus()).orElse(null)));
   }
 
   void revokedGrantIsHonoured(String name, String user) throws Exception {
