@@ -101,6 +101,10 @@ public final class DesiredQuotas {
           "is not set on HBase's system namespaces ('hbase', 'backup'): they hold HBase's own tables"));
     }
     errors.addAll(qosErrors(spec, subject));
+    if (spec.dryRun() && (spec.getCalibration() != null || spec.getQos() != null)) {
+      errors.add(new InvalidSpecException("spec.enforcement", "DryRun cannot be combined with "
+          + (spec.getCalibration() != null ? "calibration" : "qos") + ": their loops act by writing limits to HBase"));
+    }
     if (throttles.isEmpty() && !bypass && spec.getCalibration() == null && spec.getSpace() == null
         && spec.getNamespaceLimits() == null && spec.getQos() == null && errors.isEmpty()) {
       errors.add(new InvalidSpecException("spec.throttles",

@@ -41,9 +41,14 @@ import java.util.List;
 @ValidationRule(value = "!has(self.qos) || !has(self.qos.sheddable) || !has(self.calibration) "
     + "|| self.calibration.operations == self.qos.sheddable.operations",
     message = "calibration and qos.sheddable must move the same throttle: give them the same operations")
+@ValidationRule(value = "!has(self.enforcement) || self.enforcement != 'DryRun' || !(has(self.calibration) || has(self.qos))",
+    message = "enforcement DryRun cannot be combined with calibration or qos: their loops act by writing limits to HBase")
 public class TenantQuotaSpec {
 
   public enum Scope { MACHINE, CLUSTER }
+
+  /** Enforce: HBase holds what the spec declares. DryRun: planned and predicted, never written. */
+  public enum Enforcement { Enforce, DryRun }
 
   /** The scope HBase gives a limit declared with {@code scope} (unset: MACHINE, HBase's default). */
   public static Limit.Scope limitScope(Scope scope) {
@@ -74,6 +79,13 @@ public class TenantQuotaSpec {
 
   @JsonPropertyDescription("User subjects only: the user ignores table, namespace and RegionServer throttles.")
   private Boolean bypassGlobals;
+
+  @Default("Enforce")
+  @JsonPropertyDescription("Enforce: HBase holds what this resource declares. DryRun: the operator validates and plans it, "
+      + "writes nothing to HBase (not on creation, change or deletion) and reports in status.dryRun what HBase would "
+      + "do: the share of the tenant's requests it would refuse and the ops/s it would then get, per RegionServer, "
+      + "from the tenant's measured requests. Switching to Enforce writes exactly the plan. Not with calibration or qos.")
+  private Enforcement enforcement = Enforcement.Enforce;
 
   @Default("Delete")
   @JsonPropertyDescription("Delete: removing this resource removes its throttles from HBase. Retain: they stay.")
@@ -167,6 +179,20 @@ public class TenantQuotaSpec {
 
   public void setBypassGlobals(Boolean bypassGlobals) {
     this.bypassGlobals = bypassGlobals;
+  }
+
+  public Enforcement getEnforcement() {
+    return enforcement;
+  }
+
+  public void setEnforcement(Enforcement enforcement) {
+    this.enforcement = enforcement;
+  }
+
+  /** Whether the spec asks for a dry run (nothing written to HBase). */
+  @com.fasterxml.jackson.annotation.JsonIgnore
+  public boolean dryRun() {
+    return enforcement == Enforcement.DryRun;
   }
 
   public DeletionPolicy getDeletionPolicy() {

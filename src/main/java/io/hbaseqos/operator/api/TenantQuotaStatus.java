@@ -35,6 +35,16 @@ public class TenantQuotaStatus extends ConditionedStatus {
   private NamespaceStatus namespace;
   /** What the tenant did over the last sampling period: ops/s, the share HBase throttled, its spread over servers. */
   private UsageStatus usage;
+  /** Under enforcement DryRun: what is planned and what HBase would do with it. */
+  private DryRunStatus dryRun;
+
+  public DryRunStatus getDryRun() {
+    return dryRun;
+  }
+
+  public void setDryRun(DryRunStatus dryRun) {
+    this.dryRun = dryRun;
+  }
 
   public UsageStatus getUsage() {
     return usage;

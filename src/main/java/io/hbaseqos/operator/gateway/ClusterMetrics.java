@@ -24,6 +24,37 @@ public interface ClusterMetrics {
   /** One instant Prometheus query; NaN when it returns no sample. */
   double prometheus(String url, String query) throws IOException;
 
+  /** The cluster's block cache over the last usage sample (null: not read). */
+  default io.hbaseqos.operator.usage.BlockCache blockCache() {
+    return null;
+  }
+
+  /** These metrics, with the block cache the cluster's last usage sample read. */
+  default ClusterMetrics withBlockCache(java.util.function.Supplier<io.hbaseqos.operator.usage.BlockCache> cache) {
+    ClusterMetrics self = this;
+    return new ClusterMetrics() {
+      @Override
+      public CounterReading userCounters(String user, Set<String> ops, Instant notBefore) throws IOException {
+        return self.userCounters(user, ops, notBefore);
+      }
+
+      @Override
+      public UsersMetrics allUserMetrics() throws IOException {
+        return self.allUserMetrics();
+      }
+
+      @Override
+      public double prometheus(String url, String query) throws IOException {
+        return self.prometheus(url, query);
+      }
+
+      @Override
+      public io.hbaseqos.operator.usage.BlockCache blockCache() {
+        return cache.get();
+      }
+    };
+  }
+
   /**
    * These metrics, with queries that name no Prometheus sent to {@code defaultUrl} (the cluster's
    * {@code spec.prometheus.url}; null: such a query fails, naming {@code cluster}).
@@ -49,6 +80,11 @@ public interface ClusterMetrics {
               + " has no spec.prometheus.url");
         }
         return self.prometheus(use, query);
+      }
+
+      @Override
+      public io.hbaseqos.operator.usage.BlockCache blockCache() {
+        return self.blockCache();
       }
     };
   }

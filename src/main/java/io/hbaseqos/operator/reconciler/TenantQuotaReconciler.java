@@ -174,6 +174,7 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
       st.setBypassGlobals(null);
       st.setSpace(null);
       st.setNamespace(null);
+      st.setDryRun(null);
     }
 
     void retryWithin(Duration d) {
@@ -232,10 +233,15 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
         p.notReady("UnsupportedByHBase", unsupported);
         return;
       }
+      if (p.tq.getSpec().dryRun()) {
+        dryRun(p, cluster, desired);
+        return;
+      }
       if (p.tq.getSpec().getQos() != null || p.tq.getSpec().getCalibration() != null || p.old.getQos() != null
           || p.old.getCalibration() != null) {
-        desired = decide(p, desired, connections.gatewayFor(cluster).withDefaultPrometheus(
-            hc.getSpec().getPrometheus() == null ? null : hc.getSpec().getPrometheus().getUrl(), ClusterConnections.key(hc)));
+        desired = decide(p, desired, connections.gatewayFor(cluster).withBlockCache(cluster::blockCache)
+            .withDefaultPrometheus(hc.getSpec().getPrometheus() == null ? null : hc.getSpec().getPrometheus().getUrl(),
+                ClusterConnections.key(hc)));
       }
       apply(p, cluster, desired);
     } catch (ClusterUnavailableException e) {
@@ -409,24 +415,56 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
         }
       }
     }
-    p.st.setSubject(desired.subject().toString());
-    SubjectQuota inHBase = cluster.actual(desired.subject());
+    p.st.setDryRun(null);
+    report(p, cluster, desired.subject());
+    p.ready(true, "Synced", "throttles applied to HBase cluster " + p.tq.getSpec().getClusterRef().getName());
+    namespaceLimits(p, cluster, desired.subject());
+  }
+
+  /** Status names what HBase holds for the subject, its space and its usage; returns what HBase holds. */
+  private SubjectQuota report(Pass p, ClusterState cluster, Subject subject) throws IOException {
+    p.st.setSubject(subject.toString());
+    SubjectQuota inHBase = cluster.actual(subject);
     p.st.setThrottles(AppliedThrottle.listOf(inHBase.throttles()));
     metrics.tenantLimits(p.tq.getMetadata().getNamespace(), p.tq.getMetadata().getName(), inHBase.throttles());
     p.st.setBypassGlobals(inHBase.bypassGlobals() ? Boolean.TRUE : null);
     p.st.setSummary(inHBase.describe());
-    SpaceStatuses.report(p.tq, p.status, desired.subject(), inHBase.space(), cluster.spaceUsage(desired.subject()),
+    SpaceStatuses.report(p.tq, p.status, subject, inHBase.space(), cluster.spaceUsage(subject),
         cluster.spaceUsageRead(), metrics);
-    if (io.hbaseqos.operator.hbase.TenantCounters.measurable(desired.subject())) {
-      p.st.setUsage(UsageReport.next(cluster.usage(desired.subject()), inHBase, cluster.blockCache(),
-          p.st.getUsage(), p.now));
+    if (io.hbaseqos.operator.hbase.TenantCounters.measurable(subject)) {
+      p.st.setUsage(UsageReport.next(cluster.usage(subject), inHBase, cluster.blockCache(), p.st.getUsage(), p.now));
     } else {
       // HBase does not count a user on a table or namespace apart: nothing to show
       p.st.setUsage(null);
       metrics.forgetUsage(p.tq.getMetadata().getNamespace(), p.tq.getMetadata().getName());
     }
-    p.ready(true, "Synced", "throttles applied to HBase cluster " + p.tq.getSpec().getClusterRef().getName());
-    namespaceLimits(p, cluster, desired.subject());
+    return inHBase;
+  }
+
+  /**
+   * Enforcement DryRun: the plan is validated and made, nothing is written to HBase (what it holds for
+   * the subject stays, also what this resource wrote while it enforced), and status says what HBase
+   * would do with the plan, from the tenant's measured requests.
+   */
+  private void dryRun(Pass p, ClusterState cluster, SubjectQuota plan) throws IOException {
+    if (p.old.getQos() != null || p.old.getCalibration() != null) {
+      forgetLoops(p.tq);
+      metrics.forgetCalibration(p.tq.getMetadata().getNamespace(), p.tq.getMetadata().getName());
+      p.st.setQos(null);
+      p.st.setCalibration(null);
+      for (String c : List.of(Conditions.CALIBRATED, Conditions.LATENCY_MET, Conditions.SHED)) {
+        p.status.remove(c);
+      }
+    }
+    p.status.remove(Conditions.SYNCED);
+    cluster.read(plan.subject()); // nothing was written that would have read it: what HBase holds now, not as last scanned
+    SubjectQuota inHBase = report(p, cluster, plan.subject());
+    boolean measurable = io.hbaseqos.operator.hbase.TenantCounters.measurable(plan.subject());
+    p.st.setDryRun(io.hbaseqos.operator.usage.DryRunPrediction.next(plan, measurable ? cluster.usage(plan.subject())
+        : null, measurable, p.old.getDryRun(), p.now));
+    String msg = "dry run: nothing is written to HBase; Enforce would write " + plan.describe() + " (HBase holds "
+        + inHBase.describe() + " for " + plan.subject() + ")";
+    p.status.setNotingMessage(Conditions.READY, true, "DryRun", msg, Decision.Note.normal("DryRun", msg));
   }
 
   /**
@@ -516,6 +554,15 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
         return DeleteControl.noFinalizerRemoval().rescheduleAfter(Duration.ofSeconds(10).toMillis());
       }
       events.normal(tq, "Retained", "deletionPolicy Retain: throttles stay in HBase");
+      return released(tq, subject);
+    }
+    if (spec != null && spec.dryRun()) {
+      TenantQuotaStatus st = tq.getStatus();
+      boolean holds = st != null && st.getSummary() != null && !"none".equals(st.getSummary());
+      events.normal(tq, "DryRunDeleted", "enforcement DryRun: nothing is removed from HBase"
+          + (holds ? " (it holds " + st.getSummary() + " for " + subject + "; under unmanagedPolicy Remove, what no "
+              + "TenantQuota claims is removed at a later resync, unless deletionPolicy is Retain)" : "")
+          + "; to remove what HBase holds, switch to Enforce before deleting");
       return released(tq, subject);
     }
     ClusterState cluster = connections.stateFor(hc);

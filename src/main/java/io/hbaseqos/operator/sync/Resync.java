@@ -323,7 +323,9 @@ public final class Resync implements AutoCloseable {
       try {
         SubjectQuota desired = DesiredQuotas.from(tq.getSpec());
         SubjectQuota actual = snapshot.getOrDefault(desired.subject(), SubjectQuota.empty(desired.subject()));
-        differs = !QuotaDiff.matches(desired, actual);
+        // a dry run writes nothing: what HBase holds is never a difference to correct, only one to show
+        differs = tq.getSpec().dryRun() ? st != null && !Objects.equals(st.getSummary(), actual.describe())
+            : !QuotaDiff.matches(desired, actual);
         if (actual.space() != null && st != null) {
           usageMoved = !SpaceStatus.of(actual.space(), state.spaceUsage(desired.subject()),
               desired.subject().kind() == Subject.Kind.TABLE, null, now).sameReading(st.getSpace());
@@ -333,10 +335,16 @@ public final class Resync implements AutoCloseable {
           usageMoved = UsageReport.next(state.usage(desired.subject()), actual, state.blockCache(), st.getUsage(),
               now) != st.getUsage();
         }
+        if (st != null && !usageMoved && tq.getSpec().dryRun()) {
+          // the prediction moved (a change of spread moves it with the same totals)
+          boolean measurable = TenantCounters.measurable(desired.subject());
+          usageMoved = io.hbaseqos.operator.usage.DryRunPrediction.next(desired, measurable
+              ? state.usage(desired.subject()) : null, measurable, st.getDryRun(), now) != st.getDryRun();
+        }
       } catch (DesiredQuotas.Invalid e) {
         differs = false; // holds what HBase has until its spec is fixed
       }
-      if (DesiredQuotas.managesNamespaceLimits(tq) && !usageMoved && !differs) {
+      if (DesiredQuotas.managesNamespaceLimits(tq) && !usageMoved && !differs && !tq.getSpec().dryRun()) {
         usageMoved = namespaceMoved(state, tq);
       }
       if (!wasAvailable || !settled || (differs && ownership.owns(tq)) || (usageMoved && ownership.owns(tq))) {

@@ -12,9 +12,27 @@ package io.hbaseqos.operator.usage;
  * @param seconds the period's length
  * @param window the periods before and including this one, up to {@link UsageTracker#WINDOW}
  * @param dataBytes the size of its store files over all servers now (null: not known, for a user)
+ * @param byServer its rates on each server read (empty when not kept)
  */
 public record Usage(double readsPerSecond, double writesPerSecond, double throttledShare, double busiestServerShare,
-    int servers, double seconds, Window window, Long dataBytes) {
+    int servers, double seconds, Window window, Long dataBytes, java.util.Map<String, Server> byServer) {
+
+  public Usage {
+    byServer = byServer == null ? java.util.Map.of() : java.util.Map.copyOf(byServer);
+  }
+
+  public Usage(double readsPerSecond, double writesPerSecond, double throttledShare, double busiestServerShare,
+      int servers, double seconds, Window window, Long dataBytes) {
+    this(readsPerSecond, writesPerSecond, throttledShare, busiestServerShare, servers, seconds, window, dataBytes,
+        java.util.Map.of());
+  }
+
+  /**
+   * The subject on one RegionServer over the period.
+   *
+   * @param throttledPerSecond requests it refused with a throttling exception (NaN: not counted)
+   */
+  public record Server(double readsPerSecond, double writesPerSecond, double throttledPerSecond) {}
 
   public Usage(double readsPerSecond, double writesPerSecond, double throttledShare, double busiestServerShare,
       int servers, double seconds, Window window) {

@@ -79,7 +79,7 @@ public final class UsageTracker {
     }
     return new Usage(u.readsPerSecond(), u.writesPerSecond(), u.throttledShare(), u.busiestServerShare(), u.servers(),
         u.seconds(), new Usage.Window(w.size(), seconds, peak, peakBusiest, !all ? Double.NaN : n == 0 ? 0
-            : t / (double) n), u.dataBytes());
+            : t / (double) n), u.dataBytes(), u.byServer());
   }
 
   /** The usage between two samples of one subject's counters; null when a counter went back (a restart). */
@@ -92,6 +92,7 @@ public final class UsageTracker {
     long busiest = 0;
     int servers = 0;
     Long data = 0L;
+    Map<String, long[]> perServer = new HashMap<>();
     for (var e : now.entrySet()) {
       Counts a = before.get(e.getKey());
       Counts b = e.getValue();
@@ -104,15 +105,17 @@ public final class UsageTracker {
       // reads refused and counted among them come out (a refused write of another throttle type may be
       // counted as one: never below none)
       long r = Math.max(0, raw - twice);
+      long t = -1;
       if (a.throttled() == null || b.throttled() == null) {
         throttleKnown = false;
       } else {
-        long t = b.throttled() - a.throttled();
+        t = b.throttled() - a.throttled();
         if (t < 0) {
           return null;
         }
         throttled += t;
       }
+      perServer.put(e.getKey(), new long[] {r, w, t});
       data = data == null || b.dataBytes() == null ? null : data + b.dataBytes();
       reads += r;
       writes += w;
@@ -121,7 +124,11 @@ public final class UsageTracker {
     }
     long done = reads + writes;
     double share = !throttleKnown ? Double.NaN : done + throttled == 0 ? 0 : throttled / (double) (done + throttled);
+    boolean known = throttleKnown;
+    Map<String, Usage.Server> byServer = new HashMap<>();
+    perServer.forEach((server, c) -> byServer.put(server, new Usage.Server(c[0] / seconds, c[1] / seconds,
+        known ? c[2] / seconds : Double.NaN)));
     return new Measured(new Usage(reads / seconds, writes / seconds, share, done == 0 ? Double.NaN
-        : busiest / (double) done, servers, seconds, null, data), done, throttleKnown ? throttled : 0);
+        : busiest / (double) done, servers, seconds, null, data, byServer), done, throttleKnown ? throttled : 0);
   }
 }

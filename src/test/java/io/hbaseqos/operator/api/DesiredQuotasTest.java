@@ -69,6 +69,17 @@ class DesiredQuotasTest {
   }
 
   @Test
+  void aDryRunOfALoopIsRefusedNamingTheField() {
+    TenantQuotaSpec s = spec(new QuotaSubject("u", null, null), ThrottleSpec.shell(ThrottleKind.READ_NUMBER, "5req/sec"));
+    s.setEnforcement(TenantQuotaSpec.Enforcement.DryRun);
+    assertThat(s.dryRun()).isTrue();
+    s.setCalibration(new CalibrationSpec());
+    s.getCalibration().setTargetOpsPerSecond(10L);
+    assertThatThrownBy(() -> DesiredQuotas.from(s)).hasMessageContaining("spec.enforcement: DryRun cannot be combined "
+        + "with calibration: their loops act by writing limits to HBase");
+  }
+
+  @Test
   void duplicateTypesAreRejected() {
     TenantQuotaSpec s = spec(new QuotaSubject("u", null, null),
         ThrottleSpec.shell(ThrottleKind.REQUEST_NUMBER, "5req/sec"),

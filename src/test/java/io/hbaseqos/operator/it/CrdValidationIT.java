@@ -61,7 +61,9 @@ class CrdValidationIT {
         + "{type: READ_SIZE, value: 10, sizeUnit: M, timeUnit: sec}, {type: WRITE_CAPACITY_UNIT, limit: 100CU/min}]", null));
     @SuppressWarnings("unchecked")
     Map<String, Object> spec = (Map<String, Object>) r.getAdditionalProperties().get("spec");
-    assertThat(spec).containsEntry("scope", "MACHINE").containsEntry("deletionPolicy", "Delete");
+    assertThat(spec).containsEntry("scope", "MACHINE").containsEntry("deletionPolicy", "Delete")
+        .containsEntry("enforcement", "Enforce");
+    create(tenant("dry", "{user: alice}", "[{type: READ_NUMBER, limit: 500req/sec}]", "enforcement: DryRun"));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -161,6 +163,8 @@ class CrdValidationIT {
       "HBase source on a user+table | {user: u, table: t} | calibration: {targetOpsPerSecond: 10} | calibration from HBase metrics needs a user subject",
       "HBase source on a user+namespace | {user: u, namespace: ns} | calibration: {targetOpsPerSecond: 10} | calibration from HBase metrics needs a user subject",
       "Prometheus without query | {table: t} | 'calibration: {targetOpsPerSecond: 10, source: Prometheus}' | source Prometheus needs calibration.prometheus",
+      "dry run of a calibration | {user: a} | 'calibration: {targetOpsPerSecond: 10}\n  enforcement: DryRun' | enforcement DryRun cannot be combined with calibration or qos",
+      "unknown enforcement | {user: a} | enforcement: Audit | Unsupported value: \"Audit\"",
       "Prometheus url not http | {table: t} | 'calibration: {targetOpsPerSecond: 10, source: Prometheus, prometheus: {url: \"ftp://p\", query: up}}' | prometheus.url must be an http:// or https:// URL",
   })
   void invalidCalibrationsAreRejected(String what, String subject, String calibration, String message) {

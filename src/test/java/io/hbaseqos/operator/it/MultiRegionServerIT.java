@@ -210,6 +210,54 @@ class MultiRegionServerIT {
   }
 
   /**
+   * A dry run of a MACHINE limit on a reader skewed 90/10 over the two servers: usage names the busiest
+   * server's share, the prediction is made per server (the hot one keeps 200 of its ~540 req/s, the cold
+   * one all of its ~60), and a client whose threads wait on each read is paced by the hot server, as
+   * the enforced limit then shows. Its own HBaseCluster on the same HBase samples every 10 s.
+   */
+  @Test
+  void aDryRunPredictsWhatASkewedTenantGetsOnceEnforcedAndUsageNamesTheBusiestServer() throws Exception {
+    String dryNs = KubeApi.namespaceWithCluster("rs2-dry", hbase.connectionSpec(), "10s");
+    String u = "dry-" + Long.toString(System.nanoTime() % 1_000_000_000L, 36);
+    try (TenantLoad load = TenantLoad.start(hbase.clientConfiguration(), u, TenantLoad.readWorkload(SKEWED, ROWS), 4,
+        600)) {
+      TenantQuota tq = tenant(dryNs, "dry", "hb", user(u), t(ThrottleKind.READ_NUMBER, "200req/sec"));
+      tq.getSpec().setEnforcement(io.hbaseqos.operator.api.TenantQuotaSpec.Enforcement.DryRun);
+      k8s.resource(tq).create();
+      await().atMost(90, TimeUnit.SECONDS).ignoreExceptions().untilAsserted(() -> {
+        var st = k8s.resources(TenantQuota.class).inNamespace(dryNs).withName("dry").get().getStatus();
+        assertThat(st.getDryRun().getPredictedOpsPerSecond()).isNotNull();
+        assertThat(st.getDryRun().getMeasuredOpsPerSecond()).isGreaterThan(400.0);
+        assertThat(st.getUsage().getBusiestServerPercent()).isBetween(80, 97);
+      });
+      var st = k8s.resources(TenantQuota.class).inNamespace(dryNs).withName("dry").get().getStatus();
+      io.hbaseqos.operator.api.DryRunStatus d = st.getDryRun();
+      System.out.printf(Locale.ROOT, "two RegionServers, dry run: usage %s (busiest server %d%%); %s%n",
+          st.getUsage().getSummary(), st.getUsage().getBusiestServerPercent(), d.getMessage());
+      assertThat(d.getServers()).hasSize(2);
+      assertThat(d.getServers().get(0).getName()).as("the hot server first").contains(String.valueOf(hot.getPort()));
+      assertThat(d.getServers().get(0).getLimitPerSecond()).isEqualTo(200.0);
+      assertThat(d.getServers().get(0).getRejectedPercent()).isGreaterThan(40.0);
+      assertThat(d.getServers().get(1).getRejectedPercent()).isZero();
+      assertThat(d.getUpToOpsPerSecond()).as("independent requests would keep the cold server's share")
+          .isGreaterThan(d.getPredictedOpsPerSecond());
+      assertThat(QuotaTableRaw.userRow(hbase, u)).as("nothing written").isNull();
+
+      io.hbaseqos.operator.support.Resources.edit(k8s, TenantQuota.class, dryNs, "dry", x -> x.getSpec()
+          .setEnforcement(io.hbaseqos.operator.api.TenantQuotaSpec.Enforcement.Enforce));
+      await().atMost(30, TimeUnit.SECONDS).until(() -> Long.valueOf(200).equals(rawLimit(u, "read_num")));
+      Thread.sleep(3000); // both RegionServers reload quotas on change (2.6.3+)
+      double client = UsageIT.clientRate(load, 20);
+      System.out.printf(Locale.ROOT, "two RegionServers, enforced: the client got %.0f ops/s (predicted %.0f, "
+          + "%+.0f%%; up to %.0f for independent requests)%n", client, d.getPredictedOpsPerSecond(),
+          (d.getPredictedOpsPerSecond() / client - 1) * 100, d.getUpToOpsPerSecond());
+      assertThat(client).isBetween(d.getPredictedOpsPerSecond() * 0.7, d.getPredictedOpsPerSecond() * 1.3);
+    } finally {
+      KubeApi.cleanUp(Set.of(dryNs));
+    }
+  }
+
+  /**
    * A squeeze writes one MACHINE limit that both servers apply: at its floor (300 req/sec) the
    * sheddable tenant, skewed 90/10, gets about 300 / 0.9 ops/s, held back by the hot server (an
    * even spread would let it have up to 600). The protected tenant's miss is a gauge the test sets.

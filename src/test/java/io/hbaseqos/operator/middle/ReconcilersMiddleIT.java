@@ -147,6 +147,72 @@ class ReconcilersMiddleIT {
   }
 
   @Test
+  void aDryRunWritesNothingUntilItIsEnforcedAndThenExactlyItsPlan() throws Exception {
+    String u = "dora";
+    // a limit set in the shell before the platform declared the tenant
+    hbase.setQuota(new QuotaOp.SetThrottle(Subject.user(u), ThrottleKind.REQUEST_NUMBER,
+        new Limit(900, TimeUnit.SECONDS, Limit.Scope.MACHINE)));
+    int writes = hbase.writes.get();
+    TenantQuota tq = tenant(ns, "dora", "hb", user(u), t(ThrottleKind.READ_NUMBER, "300req/sec"),
+        t(ThrottleKind.WRITE_SIZE, "2M/sec"));
+    tq.getSpec().setEnforcement(TenantQuotaSpec.Enforcement.DryRun);
+    k8s.resource(tq).create();
+    awaitReason("dora", "DryRun");
+    TenantQuota dry = get("dora");
+    assertThat(condition("dora", "Ready").getMessage()).isEqualTo("dry run: nothing is written to HBase; Enforce "
+        + "would write WRITE_SIZE=2M/sec,READ_NUMBER=300req/sec (HBase holds REQUEST_NUMBER=900req/sec for user=" + u
+        + ")");
+    assertThat(dry.getStatus().getSummary()).as("status names what HBase holds").isEqualTo("REQUEST_NUMBER=900req/sec");
+    assertThat(dry.getStatus().getDryRun().getPlan()).isEqualTo("WRITE_SIZE=2M/sec,READ_NUMBER=300req/sec");
+    assertThat(dry.getStatus().getDryRun().getMessage()).startsWith("no prediction yet");
+    assertThat(condition("dora", "Synced")).isNull();
+    // an edit, resyncs and a full reconcile: still nothing written, and no status write once it is settled
+    Resources.edit(k8s, TenantQuota.class, ns, "dora", x -> x.getSpec().getThrottles().get(0).setLimit("200req/sec"));
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> assertThat(get("dora").getStatus().getDryRun().getPlan())
+        .endsWith("READ_NUMBER=200req/sec"));
+    int scans = hbase.scans.get();
+    await().atMost(20, TimeUnit.SECONDS).until(() -> hbase.scans.get() >= scans + 2);
+    TenantQuota settled = get("dora");
+    operator.core.triggers.reconcileTenant(settled);
+    int after = hbase.scans.get();
+    await().atMost(20, TimeUnit.SECONDS).until(() -> hbase.scans.get() >= after + 2);
+    assertThat(hbase.writes.get()).as("a dry run writes nothing").isEqualTo(writes);
+    assertThat(held(Subject.user(u))).isEqualTo(Map.of(ThrottleKind.REQUEST_NUMBER, "900req/sec"));
+    assertThat(get("dora").getMetadata().getResourceVersion()).isEqualTo(settled.getMetadata().getResourceVersion());
+    // the shell changes what HBase holds: status follows, and still nothing is written
+    hbase.setQuota(new QuotaOp.SetThrottle(Subject.user(u), ThrottleKind.REQUEST_NUMBER,
+        new Limit(800, TimeUnit.SECONDS, Limit.Scope.MACHINE)));
+    writes = hbase.writes.get();
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> assertThat(get("dora").getStatus().getSummary())
+        .isEqualTo("REQUEST_NUMBER=800req/sec"));
+    assertThat(hbase.writes.get()).isEqualTo(writes);
+
+    // enforced: exactly the plan, in the writes the plan needs (the shell's limit goes, two throttles come)
+    Resources.edit(k8s, TenantQuota.class, ns, "dora", x -> x.getSpec().setEnforcement(
+        TenantQuotaSpec.Enforcement.Enforce));
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> assertThat(held(Subject.user(u))).isEqualTo(Map.of(
+        ThrottleKind.READ_NUMBER, "200req/sec", ThrottleKind.WRITE_SIZE, "2M/sec")));
+    awaitReason("dora", "Synced");
+    assertThat(hbase.writes.get() - writes).isEqualTo(3);
+    assertThat(get("dora").getStatus().getDryRun()).isNull();
+
+    // back to a dry run of another limit, then deleted: HBase keeps what it holds, and the event says so
+    int enforced = hbase.writes.get();
+    Resources.edit(k8s, TenantQuota.class, ns, "dora", x -> {
+      x.getSpec().setEnforcement(TenantQuotaSpec.Enforcement.DryRun);
+      x.getSpec().getThrottles().get(0).setLimit("50req/sec");
+    });
+    awaitReason("dora", "DryRun");
+    k8s.resource(get("dora")).delete();
+    await().atMost(30, TimeUnit.SECONDS).until(() -> get("dora") == null);
+    assertThat(held(Subject.user(u))).isEqualTo(Map.of(ThrottleKind.READ_NUMBER, "200req/sec",
+        ThrottleKind.WRITE_SIZE, "2M/sec"));
+    assertThat(hbase.writes.get()).isEqualTo(enforced);
+    await().atMost(10, TimeUnit.SECONDS).untilAsserted(() -> assertThat(events("dora")).extracting(Event::getReason)
+        .contains("DryRun", "DryRunDeleted"));
+  }
+
+  @Test
   void idleReconcilesAndResyncsWriteNothing() {
     k8s.resource(tenant(ns, "erin", "hb", user("erin"), t(ThrottleKind.REQUEST_NUMBER, "100req/sec"))).create();
     awaitReady("erin");

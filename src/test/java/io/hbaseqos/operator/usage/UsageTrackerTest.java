@@ -36,6 +36,12 @@ class UsageTrackerTest {
     assertThat(a.busiestServerShare()).isCloseTo(3000 / 3300.0, within(1e-9));
     assertThat(a.servers()).isEqualTo(2);
     assertThat(a.window().periods()).isEqualTo(1);
+    assertThat(a.byServer()).containsOnlyKeys("rs1", "rs2");
+    assertThat(a.byServer().get("rs1").readsPerSecond()).isCloseTo(90, within(1e-9));
+    assertThat(a.byServer().get("rs1").writesPerSecond()).isCloseTo(10, within(1e-9));
+    assertThat(a.byServer().get("rs1").throttledPerSecond()).isCloseTo(10, within(1e-9));
+    assertThat(a.byServer().get("rs2").readsPerSecond()).isCloseTo(10, within(1e-9));
+    assertThat(a.byServer().get("rs2").throttledPerSecond()).isCloseTo(1, within(1e-9));
     Usage b = u.get(BOB);
     assertThat(b.opsPerSecond()).isZero();
     assertThat(b.busiestServerShare()).as("idle: no spread").isNaN();
