@@ -16,7 +16,10 @@ public class BlockCacheStatus {
   private String summary;
   private Long capacityBytes;
   private Long usedBytes;
-  /** The share of block reads served from the cache over the last period (absent: none read). */
+  /**
+   * The share of data block reads served from the cache over the last period (of all blocks on a server that
+   * does not count data blocks apart; absent: none read).
+   */
   private Integer hitPercent;
   private Double evictionsPerSecond;
   private List<Server> servers;

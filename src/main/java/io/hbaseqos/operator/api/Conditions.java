@@ -17,6 +17,8 @@ public final class Conditions {
   public static final String REFRESH_PERIOD = "RefreshPeriodMatches";
   public static final String QUOTA_SETTINGS = "QuotaSettingsMatch";
   public static final String BALANCED = "Balanced";
+  /** Whether the table and namespace tenants' store files fit the block cache the topology plan gives. */
+  public static final String BLOCK_CACHE_FITS = "BlockCacheFits";
   public static final String REGIONSERVERS_READY = "RegionServersReady";
   public static final String PAUSED = "ReconciliationPaused";
   public static final String CALIBRATED = "Calibrated";

@@ -19,6 +19,16 @@ public class TopologyStatus {
   private String heap;
   /** Container memory request and limit per RegionServer, e.g. "36Gi". */
   private String memory;
+  /** The block cache the plan's heap gives: {@code 3G per RegionServer (30% of the heap), 18G in all}. */
+  private String blockCache;
+
+  public String getBlockCache() {
+    return blockCache;
+  }
+
+  public void setBlockCache(String blockCache) {
+    this.blockCache = blockCache;
+  }
   private List<String> warnings;
 
   public Integer getNodes() {

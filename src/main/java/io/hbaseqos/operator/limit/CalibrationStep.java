@@ -89,8 +89,15 @@ final class CalibrationStep {
         default -> { }
       }
     }
+    String message = CalibrationReport.conditionMessage(plan, out);
+    if ((state == ControlLaw.State.AtBound || state == ControlLaw.State.DemandLimited)
+        && spec.getCalibration().getOperations() != CalibrationSpec.Operations.writes) {
+      // the target is not reached: when the cache misses, that is the likelier reason than the limit
+      String cache = io.hbaseqos.operator.usage.CacheReport.missEvidence(metrics.blockCache());
+      message = cache == null ? message : message + "; " + cache;
+    }
     Decision.Report condition = Decision.Report.of(Conditions.CALIBRATED, state == ControlLaw.State.Converged,
-        CalibrationReport.conditionReason(out), CalibrationReport.conditionMessage(plan, out));
+        CalibrationReport.conditionReason(out), message);
     return new Outcome(plan.apply(desired, out.limit()), cs, condition, notes, out.until(now).plusMillis(50),
         new Decision.CalibrationGauge(plan.settings().target(), out.observation().ops(), state.name()));
   }

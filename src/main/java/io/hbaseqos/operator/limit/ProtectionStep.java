@@ -112,10 +112,11 @@ final class ProtectionStep {
     // the other members' limits or standings moved: they apply and report it now, not at their next period
     List<String> moved = plan.changed() ? tenants.stream().map(Tenant::id).filter(id -> !id.equals(tenant.id()))
         .toList() : List.of();
-    return report(tenant, now, plan, moved);
+    return report(tenant, now, plan, moved, io.hbaseqos.operator.usage.CacheReport.missEvidence(metrics.blockCache()));
   }
 
-  private Outcome report(Tenant tenant, Instant now, ProtectionLoops.Plan plan, List<String> moved) {
+  private Outcome report(Tenant tenant, Instant now, ProtectionLoops.Plan plan, List<String> moved,
+      String cacheMisses) {
     String me = tenant.id();
     QosSpec qos = tenant.spec().getQos();
     QosStatus was = tenant.status().getQos();
@@ -153,7 +154,7 @@ final class ProtectionStep {
       q.setObjectives(objectives);
       q.setHolding(standing.holding().isEmpty() ? null : standing.holding());
       outOfCapacity = standing.outOfCapacity();
-      conditions.add(latencyCondition(standing, as));
+      conditions.add(latencyCondition(standing, as, cacheMisses));
     } else {
       conditions.add(Decision.Report.removed(Conditions.LATENCY_MET));
     }
@@ -194,8 +195,9 @@ final class ProtectionStep {
     return new Outcome(limit, shed, kind, plan.until(now), q, conditions, notes, moved, gauge);
   }
 
-  private static Decision.Report latencyCondition(ProtectionLaw.Standing standing,
-      List<ProtectionLoops.Attainment> as) {
+  /** @param cacheMisses the block cache as evidence of slow reads (null: it serves most of them, or is not known) */
+  static Decision.Report latencyCondition(ProtectionLaw.Standing standing,
+      List<ProtectionLoops.Attainment> as, String cacheMisses) {
     String worst = as.stream().map(a -> a.goal().name() + ": " + (Double.isNaN(a.last().millis())
         ? "unknown (" + a.last().problem() + ")" : String.format(Locale.ROOT, "%.2f ms", a.last().millis())))
         .reduce((a, b) -> a + "; " + b).orElse("");
@@ -208,10 +210,12 @@ final class ProtectionStep {
         if (standing.outOfCapacity()) {
           reason = "OutOfCapacity";
           message = "missed (" + worst + ") with every sheddable tenant of lower priority at its floor: the cluster "
-              + "is out of capacity for this objective; add RegionServers or lower the floors";
+              + "is out of capacity for this objective; add RegionServers or lower the floors"
+              + (cacheMisses == null ? "" : "; " + cacheMisses);
         } else if (standing.nothingBelow()) {
           reason = "NoSheddableBelow";
-          message = "missed (" + worst + "); no sheddable tenant of lower priority on this cluster can be slowed down";
+          message = "missed (" + worst + "); no sheddable tenant of lower priority on this cluster can be slowed down"
+              + (cacheMisses == null ? "" : "; " + cacheMisses);
         } else {
           reason = "Missed";
           message = "missed (" + worst + "); holding " + String.join(", ", standing.holding());

@@ -41,6 +41,12 @@ public class OperatorMetrics {
       invalidCounter(kind);
     }
     droppedCounter();
+    for (String path : io.hbaseqos.operator.hbase.InfoServerHttp.PATHS) {
+      io.micrometer.core.instrument.FunctionCounter.builder("hbaseqos.infoserver.requests", path,
+          io.hbaseqos.operator.hbase.InfoServerHttp::requests)
+          .description("Requests sent to RegionServer info servers (metrics and configuration reads), by path")
+          .tag("path", path).register(registry);
+    }
   }
 
   private Counter invalidCounter(String kind) {

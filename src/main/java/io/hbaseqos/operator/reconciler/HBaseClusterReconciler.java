@@ -142,7 +142,8 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
       }
     } else if (hc.getSpec() != null && hc.getSpec().getTopology() == null && old.getTopology() != null) {
       st.setTopology(null);
-      for (String c : List.of(Conditions.BALANCED, Conditions.REGIONSERVERS_READY, Conditions.PAUSED)) {
+      for (String c : List.of(Conditions.BALANCED, Conditions.REGIONSERVERS_READY, Conditions.PAUSED,
+          Conditions.BLOCK_CACHE_FITS)) {
         status.remove(c);
       }
     }
@@ -399,6 +400,37 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
     return sb.toString();
   }
 
+  /**
+   * Whether the store files of the cluster's table and namespace tenants (as their usage last read
+   * them; a table inside a namespace tenant counted once) fit the block cache the plan gives.
+   */
+  private void blockCacheFit(HBaseCluster hc, StatusAggregator<HBaseClusterStatus> status, TopologyPlanner.Plan plan) {
+    java.util.Map<io.hbaseqos.operator.quota.Subject, Long> data = new java.util.HashMap<>();
+    for (io.hbaseqos.operator.api.TenantQuota t : ownership.tenantsOf(ClusterConnections.key(hc))) {
+      io.hbaseqos.operator.quota.Subject s = Ownership.subjectOf(t);
+      if (s != null && t.getStatus() != null && t.getStatus().getUsage() != null
+          && t.getStatus().getUsage().getDataBytes() != null && ownership.owns(t)) {
+        data.put(s, t.getStatus().getUsage().getDataBytes());
+      }
+    }
+    io.hbaseqos.operator.usage.CacheReport.TenantsData d = io.hbaseqos.operator.usage.CacheReport.tenantsData(data);
+    int tenants = d.tenants();
+    if (tenants == 0) {
+      status.remove(Conditions.BLOCK_CACHE_FITS);
+      return;
+    }
+    String misfit = io.hbaseqos.operator.usage.CacheReport.planFit(plan.blockCache(), plan.replicas(), d.bytes(),
+        tenants);
+    if (misfit == null) {
+      status.set(Conditions.BLOCK_CACHE_FITS, true, "Fits", "the store files of its " + tenants + " table and "
+          + "namespace tenant(s) fit the block cache the plan gives (" + plan.replicas() + " x "
+          + Memory.quantity(plan.blockCache()) + ")");
+    } else {
+      status.setNotingReason(Conditions.BLOCK_CACHE_FITS, false, "DoesNotFit", misfit,
+          Decision.Note.warning("BlockCacheTooSmall", misfit));
+    }
+  }
+
   private void reportTopology(HBaseCluster hc, StatusAggregator<HBaseClusterStatus> status,
       TopologyManager.Outcome topo) {
     HBaseClusterStatus old = status.old;
@@ -414,6 +446,14 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
     ts.setHeap(plan.ok() && plan.heap() > 0 ? Memory.jvm(plan.heap()) : null);
     ts.setMemory(plan.ok() && plan.containerMemory() > 0 ? Memory.quantity(plan.containerMemory()) : null);
     ts.setWarnings(plan.warnings().isEmpty() ? null : plan.warnings());
+    if (plan.ok() && plan.blockCache() > 0) {
+      ts.setBlockCache(Memory.quantity(plan.blockCache()) + " per RegionServer ("
+          + Math.round(100.0 * plan.blockCache() / plan.heap()) + "% of the heap), "
+          + Memory.quantity(plan.blockCache() * plan.replicas()) + " in all");
+      blockCacheFit(hc, status, plan);
+    } else {
+      status.remove(Conditions.BLOCK_CACHE_FITS);
+    }
     TopologyStatus was = old.getTopology();
     Integer before = was == null ? null : was.getDesiredRegionServers();
     if (plan.ok() && before != null && !before.equals(plan.replicas())) {

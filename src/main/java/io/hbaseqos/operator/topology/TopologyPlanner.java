@@ -56,8 +56,14 @@ public final class TopologyPlanner {
       double memstoreFraction, Map<String, String> siteProperties, List<String> jvmOptions) {}
 
   /** A plan, or the reasons there is none. */
+  /** @param blockCache the block cache each RegionServer's heap gives (its {@code hfile.block.cache.size} share) */
   public record Plan(int nodes, List<String> cordoned, int replicas, long heap, long containerMemory,
-      List<String> warnings, List<String> errors) {
+      List<String> warnings, List<String> errors, long blockCache) {
+    public Plan(int nodes, List<String> cordoned, int replicas, long heap, long containerMemory, List<String> warnings,
+        List<String> errors) {
+      this(nodes, cordoned, replicas, heap, containerMemory, warnings, errors, 0);
+    }
+
     public boolean ok() {
       return errors.isEmpty();
     }
@@ -136,7 +142,8 @@ public final class TopologyPlanner {
       return new Plan(usable.size(), cordoned, 0, 0, 0, warnings, errors);
     }
     long memory = heap == 0 ? 0 : heap + overhead(heap);
-    return new Plan(usable.size(), cordoned, usable.size() * k, heap, memory, warnings, List.of());
+    return new Plan(usable.size(), cordoned, usable.size() * k, heap, memory, warnings, List.of(),
+        (long) (heap * in.blockCacheFraction()));
   }
 
   /** The largest heap (a multiple of 256 MiB, at most 30g) whose heap + overhead fits in {@code budget}. */

@@ -65,6 +65,64 @@ public final class CacheReport {
     return Double.isNaN(ratio) ? null : (int) Math.round(ratio * 100);
   }
 
+  /** Below this share of block reads served from the cache, a read target may be out of the cache's reach. */
+  static final double FEW_HITS = 0.5;
+
+  /**
+   * The block cache as evidence for a read target out of reach, in words: null unless the cluster's
+   * block reads hit the cache less than {@link #FEW_HITS} of the time over the last period.
+   */
+  public static String missEvidence(BlockCache cache) {
+    if (cache == null || Double.isNaN(cache.hitRatio()) || cache.hitRatio() >= FEW_HITS) {
+      return null;
+    }
+    // in two bands, without sizes: a condition message is not rewritten every time the share or the bytes move
+    return "data block reads hit the cache less than " + (cache.hitRatio() < 0.25 ? "a quarter" : "half")
+        + " of the time over the last period: reads of data the cache cannot hold go to the file system, many times "
+        + "slower, whatever the limits";
+  }
+
+  /** The store files of a cluster's tenants together, and how many tenants they are. */
+  public record TenantsData(long bytes, int tenants) {}
+
+  /**
+   * The data of table and namespace tenants together: a table inside a namespace that is a tenant
+   * itself is counted with its namespace, not twice.
+   */
+  public static TenantsData tenantsData(java.util.Map<io.hbaseqos.operator.quota.Subject, Long> data) {
+    java.util.Set<String> namespaces = data.keySet().stream()
+        .filter(s -> s.kind() == io.hbaseqos.operator.quota.Subject.Kind.NAMESPACE)
+        .map(io.hbaseqos.operator.quota.Subject::namespace).collect(java.util.stream.Collectors.toSet());
+    long bytes = 0;
+    int tenants = 0;
+    for (var e : data.entrySet()) {
+      if (e.getKey().kind() == io.hbaseqos.operator.quota.Subject.Kind.TABLE
+          && namespaces.contains(e.getKey().effectiveNamespace())) {
+        continue;
+      }
+      bytes += e.getValue();
+      tenants++;
+    }
+    return new TenantsData(bytes, tenants);
+  }
+
+  /**
+   * Whether the table and namespace tenants' store files together fit the block cache a topology plan
+   * gives ({@code perServer} on each of {@code servers} RegionServers), in words; null when they fit or
+   * nothing is known of them. The same rule as {@link #fit}: at most {@link #FITS} of the cache.
+   */
+  public static String planFit(long perServer, int servers, long tenantsData, int tenants) {
+    long total = perServer * servers;
+    if (total <= 0 || tenants == 0 || tenantsData <= total * FITS) {
+      return null;
+    }
+    return "the store files of its " + tenants + " table and namespace tenant(s) (" + size(tenantsData)
+        + " on disk) are " + String.format(java.util.Locale.ROOT, "%.1f", tenantsData / (double) total)
+        + "x the block cache the plan gives (" + servers + " x " + size(perServer) + "): reads of what is not cached "
+        + "go to the file system, many times slower; a larger heap, more RegionServers or a larger "
+        + "blockCacheFraction would hold more";
+  }
+
   /**
    * Whether a table's or namespace's store files fit the cluster's block cache, in words (null: not
    * known). Reads of data the cache cannot hold go to the file system: the reference benchmark
@@ -83,7 +141,7 @@ public final class CacheReport {
           + (ratio < 0.01 ? "under 1" : String.valueOf(Math.round(ratio * 100))) + "% of the cluster's block cache ("
           + capacity + ")";
     }
-    String hits = Double.isNaN(cache.hitRatio()) ? "" : "; block reads hit the cache "
+    String hits = Double.isNaN(cache.hitRatio()) ? "" : "; data block reads hit the cache "
         + Math.round(cache.hitRatio() * 100) + "% of the time over the last period";
     return "does not fit: its store files (" + data + " on disk) are "
         + String.format(java.util.Locale.ROOT, "%.1f", ratio) + "x the cluster's block cache (" + capacity + "): reads of what is not cached go to the file system, "

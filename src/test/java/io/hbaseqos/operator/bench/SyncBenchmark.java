@@ -221,10 +221,17 @@ public final class SyncBenchmark {
                 / Math.max(1, counts.getOrDefault("setQuota", 0.0)), 20);
         Thread.sleep(2L * resync * 1000); // let the first resyncs after the sync pass
         Map<String, Double> before = calls(op);
+        Map<String, Double> infoBefore = infoServerRequests(op);
         Map<String, String> rv = versions(k8s, ns);
         int periods = 3;
         Thread.sleep((long) periods * resync * 1000);
         Map<String, Double> after = calls(op);
+        Map<String, Double> infoAfter = infoServerRequests(op);
+        System.out.printf("scale %d: idle, %d resync periods: RegionServer info-server requests /prometheus %.0f, "
+            + "/jmx %.0f, /conf %.0f (%.1f per period, 1 RegionServer)%n", n, periods,
+            delta(infoBefore, infoAfter, "/prometheus"), delta(infoBefore, infoAfter, "/jmx"),
+            delta(infoBefore, infoAfter, "/conf"), (delta(infoBefore, infoAfter, "/prometheus")
+                + delta(infoBefore, infoAfter, "/jmx") + delta(infoBefore, infoAfter, "/conf")) / periods);
         Map<String, String> rv2 = versions(k8s, ns);
         long statusWrites = rv2.entrySet().stream().filter(e -> !e.getValue().equals(rv.get(e.getKey()))).count();
         System.out.printf("scale %d%s: idle, %d resync periods of %d s: hbase:quota scans %.0f, space usage reads %.0f, "
@@ -246,6 +253,19 @@ public final class SyncBenchmark {
   }
 
   /** HBase call counts by call name, from the operator's Prometheus endpoint. */
+  /** Requests the operator sent to RegionServer info servers, by path. */
+  static Map<String, Double> infoServerRequests(OperatorProcess op) throws Exception {
+    Pattern line = Pattern.compile("^hbaseqos_infoserver_requests_total\\{[^}]*path=\"([^\"]+)\"[^}]*\\}\\s+([0-9.Ee+-]+)$");
+    Map<String, Double> out = new HashMap<>();
+    for (String l : op.get("/q/metrics").body().split("\n")) {
+      Matcher m = line.matcher(l.trim());
+      if (m.matches()) {
+        out.merge(m.group(1), Double.parseDouble(m.group(2)), Double::sum);
+      }
+    }
+    return out;
+  }
+
   static Map<String, Double> calls(OperatorProcess op) throws Exception {
     return byCall(op, "count");
   }

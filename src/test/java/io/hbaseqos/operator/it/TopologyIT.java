@@ -132,6 +132,7 @@ class TopologyIT {
       assertThat(ts.getDesiredRegionServers()).isEqualTo(4);
       assertThat(ts.getHeap()).isEqualTo("25g");
       assertThat(ts.getMemory()).isEqualTo("30Gi");
+      assertThat(ts.getBlockCache()).isEqualTo("10Gi per RegionServer (40% of the heap), 40Gi in all");
       assertThat(ts.getNodes()).isEqualTo(2);
     });
 

@@ -180,6 +180,52 @@ class UsageIT {
     }
   }
 
+  /** Info-server requests per resync pass of cluster {@code key}, over {@code passes} passes. */
+  static double requestsPerPass(String key, int passes) {
+    long r0 = operator.hbaseCalls(key, "readAll");
+    long q0 = infoServerRequests();
+    await().atMost(passes * 20L, TimeUnit.SECONDS).until(() -> operator.hbaseCalls(key, "readAll") >= r0 + passes);
+    return (infoServerRequests() - q0) / (double) (operator.hbaseCalls(key, "readAll") - r0);
+  }
+
+  static long infoServerRequests() {
+    return io.hbaseqos.operator.hbase.InfoServerHttp.PATHS.stream()
+        .mapToLong(io.hbaseqos.operator.hbase.InfoServerHttp::requests).sum();
+  }
+
+  @Test
+  void theRegionServersAreReadAsOftenForFortyTenantsAsForTwo() {
+    String ns = KubeApi.namespaceWithCluster("usage-reads", StandaloneHBase.shared().connectionSpec(), "3s");
+    namespaces.add(ns);
+    String key = io.hbaseqos.operator.cluster.ClusterConnections.key(ns, "hb");
+    String m = Long.toString(System.nanoTime() % 1_000_000_000L, 36);
+    k8s.resource(tenant(ns, "user-0", "hb", user("ur-" + m + "-0"), t(ThrottleKind.REQUEST_NUMBER, "1000req/sec")))
+        .create();
+    k8s.resource(tenant(ns, "table-0", "hb", table("usage_usertable"), t(ThrottleKind.REQUEST_NUMBER,
+        "100000req/sec"))).create();
+    io.hbaseqos.operator.support.TenantStatus.awaitReady(k8s, ns, "user-0");
+    io.hbaseqos.operator.support.TenantStatus.awaitReady(k8s, ns, "table-0");
+    double two = requestsPerPass(key, 6);
+    for (int i = 1; i < 30; i++) {
+      k8s.resource(tenant(ns, "user-" + i, "hb", user("ur-" + m + "-" + i), t(ThrottleKind.REQUEST_NUMBER,
+          "1000req/sec"))).create();
+    }
+    for (int i = 1; i < 10; i++) {
+      k8s.resource(tenant(ns, "table-" + i, "hb", table("usage_reads_" + m + "_" + i), t(ThrottleKind.REQUEST_NUMBER,
+          "1000req/sec"))).create();
+    }
+    await().atMost(60, TimeUnit.SECONDS).until(() -> k8s.resources(TenantQuota.class).inNamespace(ns).list()
+        .getItems().stream().filter(x -> io.hbaseqos.operator.api.Conditions.isTrue(x.getStatus(), "Ready")).count()
+        == 40);
+    double forty = requestsPerPass(key, 6);
+    System.out.printf(Locale.ROOT, "usage IT: info-server requests per resync pass, one RegionServer: %.1f with 2 "
+        + "tenants, %.1f with 40%n", two, forty);
+    assertThat(two).as("a user and a table tenant are sampled").isGreaterThan(0);
+    // one read per kind of metric per server, whatever the number of tenants; a window that starts or ends inside a
+    // pass miscounts by up to a pass's requests, so the bound is loose: a read per tenant would be over 40 per pass
+    assertThat(forty).isLessThan(2 * two + 1);
+  }
+
   /** The RegionServer's {@code Server} metrics bean from its own {@code /jmx}. */
   static com.fasterxml.jackson.databind.JsonNode serverBean() throws Exception {
     java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest

@@ -37,6 +37,7 @@ class TopologyPlannerTest {
     assertThat(p.containerMemory()).isEqualTo(36 * GIB);
     assertThat(2 * p.containerMemory() + 4 * GIB).as("two fit on a node").isLessThanOrEqualTo(180 * GB);
     assertThat(p.warnings()).isEmpty();
+    assertThat(p.blockCache()).as("the default blockCacheFraction of each 30g heap").isEqualTo(12 * GIB);
   }
 
   @Test

@@ -75,10 +75,43 @@ class UsageReportTest {
     Usage big = new Usage(100, 0, 0, 1, 1, 30, null, (31L << 30) / 10);
     UsageStatus s = UsageReport.of(big, null, cache, null, NOW);
     assertThat(s.getCacheFit()).startsWith("does not fit: its store files (3.1G on disk) are 3.1x the cluster's block cache (1G)")
-        .endsWith("block reads hit the cache 9% of the time over the last period");
+        .endsWith("data block reads hit the cache 9% of the time over the last period");
     assertThat(s.getDataBytes()).isEqualTo((31L << 30) / 10);
     assertThat(UsageReport.of(big, null, null, null, NOW).getCacheFit()).as("no cache read yet").isNull();
     assertThat(UsageReport.of(new Usage(100, 0, 0, 1, 1, 30, null, (32L << 30) / 10), null, cache, s, NOW))
         .as("3% more data, still not fitting: the same reading").isSameAs(s);
+  }
+
+  @Test
+  void aPlansBlockCacheHoldsTheTenantsDataUpToFourFifths() {
+    long g = 1L << 30;
+    assertThat(CacheReport.planFit(12 * g, 8, 70 * g, 3)).as("70G of 96G: fits").isNull();
+    assertThat(CacheReport.planFit(12 * g, 8, 0, 0)).as("no tenant data known").isNull();
+    assertThat(CacheReport.planFit(4 * g, 2, 20 * g, 2)).isEqualTo("the store files of its 2 table and namespace "
+        + "tenant(s) (20G on disk) are 2.5x the block cache the plan gives (2 x 4G): reads of what is not cached go to "
+        + "the file system, many times slower; a larger heap, more RegionServers or a larger blockCacheFraction would "
+        + "hold more");
+  }
+
+  @Test
+  void aCacheThatMissesIsEvidenceAndOneThatHitsIsNot() {
+    long m = 1L << 20;
+    assertThat(CacheReport.missEvidence(new BlockCache(java.util.List.of(), 100 * m, 99 * m, 0.09, 3)))
+        .isEqualTo("data block reads hit the cache less than a quarter of the time over the last period: reads of data "
+            + "the cache cannot hold go to the file system, many times slower, whatever the limits");
+    assertThat(CacheReport.missEvidence(new BlockCache(java.util.List.of(), 100 * m, 99 * m, 0.3, 3)))
+        .startsWith("data block reads hit the cache less than half of the time");
+    assertThat(CacheReport.missEvidence(new BlockCache(java.util.List.of(), 100 * m, 99 * m, 0.93, 0))).isNull();
+    assertThat(CacheReport.missEvidence(new BlockCache(java.util.List.of(), 100 * m, 1 * m, Double.NaN, 0)))
+        .as("no block reads in the period").isNull();
+    assertThat(CacheReport.missEvidence(null)).isNull();
+  }
+
+  @Test
+  void aTableInsideANamespaceTenantIsCountedOnce() {
+    var d = CacheReport.tenantsData(java.util.Map.of(io.hbaseqos.operator.quota.Subject.namespace("ns1"), 100L,
+        io.hbaseqos.operator.quota.Subject.table("ns1:t"), 60L, io.hbaseqos.operator.quota.Subject.table("ns2:t"), 7L,
+        io.hbaseqos.operator.quota.Subject.table("plain"), 3L));
+    assertThat(d).isEqualTo(new CacheReport.TenantsData(110, 3));
   }
 }

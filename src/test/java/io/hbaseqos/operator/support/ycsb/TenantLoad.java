@@ -74,6 +74,16 @@ public final class TenantLoad implements AutoCloseable, TenantDB.Outcomes {
       }
       admin.createTable(TableDescriptorBuilder.newBuilder(name)
           .setColumnFamily(ColumnFamilyDescriptorBuilder.of(TenantDB.FAMILY)).build(), splits);
+    }
+    insert(conf, user, workload);
+  }
+
+  /**
+   * YCSB's insert phase into an existing table: {@code insertcount} rows from {@code insertstart}
+   * when the workload sets them (a slice, for loaders in parallel), otherwise {@code recordcount}.
+   */
+  public static void insert(Configuration conf, String user, Properties workload) throws Exception {
+    try (TenantLoad l = new TenantLoad(connect(conf, user))) {
       Measurements.setProperties(workload);
       CoreWorkload w = new CoreWorkload();
       w.init(workload);
@@ -81,7 +91,7 @@ public final class TenantLoad implements AutoCloseable, TenantDB.Outcomes {
       db.setProperties(workload);
       db.init();
       Object state = w.initThread(workload, 0, 1);
-      int records = Integer.parseInt(workload.getProperty("recordcount"));
+      int records = Integer.parseInt(workload.getProperty("insertcount", workload.getProperty("recordcount")));
       for (int i = 0; i < records; i++) {
         w.doInsert(db, state);
       }
