@@ -24,6 +24,16 @@ public class HBaseClusterStatus extends ConditionedStatus {
   private TopologyStatus topology;
   /** RegionServer throttles as HBase holds them (with spec.throttlePolicy). */
   private List<AppliedThrottle> regionServerThrottles;
+  /** Under throttlePolicy.enforcement DryRun: the policy planned, and what its RegionServer throttles would do. */
+  private DryRunStatus throttlePolicyDryRun;
+
+  public DryRunStatus getThrottlePolicyDryRun() {
+    return throttlePolicyDryRun;
+  }
+
+  public void setThrottlePolicyDryRun(DryRunStatus throttlePolicyDryRun) {
+    this.throttlePolicyDryRun = throttlePolicyDryRun;
+  }
   /** Whether exceed-throttle is on in HBase's quota table (with spec.throttlePolicy). */
   /** The RegionServers' block cache, read with the tenants' usage once per resync. */
   private BlockCacheStatus blockCache;

@@ -42,6 +42,25 @@ public class ThrottlePolicySpec {
       + "(an empty list removes them all). Left out: HBase's RegionServer throttles are left alone.")
   private List<ThrottleSpec> regionServer;
 
+  @io.fabric8.generator.annotation.Default("Enforce")
+  @JsonPropertyDescription("Enforce: HBase holds the policy. DryRun: the operator reads what HBase holds and writes nothing "
+      + "of the policy; status.throttlePolicyDryRun predicts what the RegionServer throttles would do to the "
+      + "requests of all users together, per RegionServer, from their measured requests.")
+  private TenantQuotaSpec.Enforcement enforcement = TenantQuotaSpec.Enforcement.Enforce;
+
+  public TenantQuotaSpec.Enforcement getEnforcement() {
+    return enforcement;
+  }
+
+  public void setEnforcement(TenantQuotaSpec.Enforcement enforcement) {
+    this.enforcement = enforcement;
+  }
+
+  /** Whether the policy is only to be planned and predicted, never written. */
+  public boolean dryRun() {
+    return enforcement == TenantQuotaSpec.Enforcement.DryRun;
+  }
+
   @JsonPropertyDescription("Enabled: tenants may go past their own throttles while the RegionServer throttles have "
       + "room (needs RegionServer throttles counting reads and writes, per second). Disabled: they may not. Left out: "
       + "left as HBase has it. RegionServers pick the switch up at their next quota refresh.")

@@ -308,6 +308,12 @@ public class ClusterState {
     return blockCache;
   }
 
+  /**
+   * The key under which every user's requests together are tracked, for a dry run of RegionServer throttles
+   * (no user can be named {@code *}: user subjects are refused that character).
+   */
+  public static final Subject ALL_USERS = new Subject("*", null, null);
+
   /** The subject's usage over the last sampling period (null: not measured yet, or not measurable). */
   public io.hbaseqos.operator.usage.Usage usage(Subject subject) {
     Map<Subject, io.hbaseqos.operator.usage.Usage> u = usage;

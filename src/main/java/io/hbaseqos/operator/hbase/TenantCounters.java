@@ -36,6 +36,48 @@ public final class TenantCounters {
     };
   }
 
+  /**
+   * Every user's counters on one server together (what RegionServer throttles hold back: the requests of
+   * all users), from the same per-user metrics; throttled requests from the per-user throttling counters.
+   */
+  public static Counts allUsers(Map<String, Double> values) {
+    long reads = suffixed(values, UserOperations.READS);
+    long writes = suffixed(values, UserOperations.WRITES);
+    long throttled = 0;
+    long readThrottled = 0;
+    String user = RegionServerMetrics.userMarker("q").replaceAll("q_$", "");
+    for (var e : values.entrySet()) {
+      String k = e.getKey();
+      int at = k.indexOf(user);
+      if (k.startsWith(RegionServerMetrics.THROTTLE_PREFIX) && at > RegionServerMetrics.THROTTLE_PREFIX.length()) {
+        long v = Math.round(e.getValue());
+        throttled += v;
+        String type = k.substring(RegionServerMetrics.THROTTLE_PREFIX.length(), at);
+        if (!type.startsWith("write") && !type.startsWith("num_write") && !type.startsWith("atomic")) {
+          readThrottled += v;
+        }
+      }
+    }
+    return new Counts(reads, writes, throttled, null, RegionServerMetrics.GET_RECORDS_PER_THROTTLE * readThrottled);
+  }
+
+  /** The sum of every user's {@code <op>_num_ops} for the given operations. */
+  private static long suffixed(Map<String, Double> values, java.util.Set<String> ops) {
+    long n = 0;
+    for (String op : ops) {
+      String probe = RegionServerMetrics.prometheusName("Users", "User_q_metric_" + op + "_num_ops");
+      int i = probe.indexOf("_q_metric_");
+      String prefix = probe.substring(0, i + 1);
+      String suffix = probe.substring(i + 2);
+      for (var e : values.entrySet()) {
+        if (e.getKey().startsWith(prefix) && e.getKey().endsWith(suffix)) {
+          n += Math.round(e.getValue());
+        }
+      }
+    }
+    return n;
+  }
+
   private static Counts table(Map<String, Double> values, String ns, String qualifier) {
     String prefix = RegionServerMetrics.prometheusName("Tables", "Namespace_" + ns + "_table_" + qualifier + "_metric")
         + "_";

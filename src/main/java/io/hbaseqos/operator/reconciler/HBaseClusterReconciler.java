@@ -311,12 +311,19 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
     } catch (DesiredQuotas.Invalid e) {
       return null; // validate() has reported it
     }
+    boolean dryRun = hc.getSpec().getThrottlePolicy() != null && hc.getSpec().getThrottlePolicy().dryRun();
+    resync.sampleAllUsers(ClusterConnections.key(hc), dryRun);
     if (desired.throttles() == null && desired.exceedThrottle() == null && desired.rpcThrottle() == null) {
       st.setRegionServerThrottles(null);
       st.setExceedThrottleEnabled(null);
+      st.setThrottlePolicyDryRun(null);
       status.remove(Conditions.THROTTLE_POLICY);
       return null;
     }
+    if (dryRun) {
+      return throttlePolicyDryRun(status, state, desired);
+    }
+    st.setThrottlePolicyDryRun(null);
     try {
       // as for a tenant: seen holding exactly this at this generation, a difference now is drift
       boolean settled = status.heldAtThisGeneration(Conditions.THROTTLE_POLICY)
@@ -345,6 +352,36 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
       status.setNotingMessage(Conditions.THROTTLE_POLICY, false, "Refused", msg,
           Decision.Note.warning("ThrottlePolicyRefused", msg));
       return msg;
+    }
+  }
+
+  /**
+   * throttlePolicy.enforcement DryRun: what HBase holds is read and shown, nothing of the policy is
+   * written, and the RegionServer throttles are held against every user's requests together.
+   */
+  private String throttlePolicyDryRun(StatusAggregator<HBaseClusterStatus> status, ClusterState state,
+      RegionServerPolicy desired) {
+    try {
+      RegionServerPolicy found = state.readRegionServerPolicy();
+      List<RegionServerPolicy.Op> ops = RegionServerPolicy.plan(desired, found);
+      status.st.setRegionServerThrottles(AppliedThrottle.listOf(found.throttles() == null ? java.util.Map.of()
+          : found.throttles()));
+      status.st.setExceedThrottleEnabled(found.exceedThrottle());
+      status.st.setRpcThrottleEnabled(found.rpcThrottle());
+      status.st.setThrottlePolicyDryRun(io.hbaseqos.operator.usage.DryRunPrediction.nextForAllUsers(
+          desired.throttles() == null ? java.util.Map.of() : desired.throttles(), desired.describe(),
+          state.usage(ClusterState.ALL_USERS), status.old.getThrottlePolicyDryRun(), state.now()));
+      String msg = "dry run: nothing is written to HBase; " + (ops.isEmpty() ? "HBase holds the policy already"
+          : "Enforce would make " + ops.size() + " change(s) for " + desired.describe()) + " (HBase holds "
+          + found.describe() + ")";
+      status.setNotingMessage(Conditions.THROTTLE_POLICY, false, "DryRun", msg,
+          Decision.Note.normal("ThrottlePolicyDryRun", msg));
+      return null;
+    } catch (IOException e) {
+      String msg = "could not read the cluster-wide throttle policy: " + io.hbaseqos.operator.cluster.Errors.rootMessage(e);
+      status.setNotingMessage(Conditions.THROTTLE_POLICY, false, "Unreadable", msg,
+          Decision.Note.warning("ThrottlePolicyUnreadable", msg));
+      return null;
     }
   }
 

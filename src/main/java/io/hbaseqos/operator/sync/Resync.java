@@ -152,6 +152,18 @@ public final class Resync implements AutoCloseable {
     this.listener = listener;
   }
 
+  /** Clusters whose RegionServers are sampled for all users together (a dry run of their throttle policy). */
+  private final Set<String> sampleAllUsers = ConcurrentHashMap.newKeySet();
+
+  /** Whether the cluster's samples also track every user's requests together ({@link ClusterState#ALL_USERS}). */
+  public void sampleAllUsers(String key, boolean on) {
+    if (on) {
+      sampleAllUsers.add(key);
+    } else {
+      sampleAllUsers.remove(key);
+    }
+  }
+
   /** Starts or updates the resync loop of a cluster (the first resync runs at once). */
   public void schedule(HBaseCluster hc) {
     schedule(ClusterConnections.key(hc), Policy.of(hc.getSpec().getQuotas()));
@@ -374,7 +386,8 @@ public final class Resync implements AutoCloseable {
       }
     }
     Set<Subject> subjects = new HashSet<>(tenants.values());
-    if (subjects.isEmpty()) {
+    boolean allUsers = sampleAllUsers.contains(key);
+    if (subjects.isEmpty() && !allUsers) {
       // no tenant to measure: the RegionServers are not read (each read resets their latency histograms
       // for whoever else reads them), and the block cache is reported with the first tenant
       return;
@@ -390,6 +403,11 @@ public final class Resync implements AutoCloseable {
         Map<String, Counts> perServer = new java.util.LinkedHashMap<>();
         sample.servers().forEach((server, values) -> perServer.put(server, TenantCounters.of(s, values)));
         counts.put(s, perServer);
+      }
+      if (allUsers) {
+        Map<String, Counts> perServer = new java.util.LinkedHashMap<>();
+        sample.servers().forEach((server, values) -> perServer.put(server, TenantCounters.allUsers(values)));
+        counts.put(ClusterState.ALL_USERS, perServer);
       }
       io.hbaseqos.operator.hbase.ClusterInfo info = state.info();
       boolean countsThrottled = info != null && HBaseVersion.parse(info.version())

@@ -50,6 +50,26 @@ public final class DryRunPrediction {
     return s;
   }
 
+  /**
+   * The same for RegionServer throttles, which hold back the requests of all users together on each
+   * server: {@code allUsers} is every user's requests together, {@code plan} the policy in words.
+   */
+  public static DryRunStatus nextForAllUsers(java.util.Map<ThrottleKind, Limit> throttles, String plan, Usage allUsers,
+      DryRunStatus before, Instant now) {
+    DryRunStatus s = of(new SubjectQuota(io.hbaseqos.operator.quota.Subject.user("*"), throttles, false), allUsers,
+        true);
+    s.setPlan(plan);
+    s.setMessage("all users together: " + s.getMessage().replace(" it would get about ", " they would get about ")
+        .replace(" it did in ", " they did in ").replace("of its requests", "of their requests")
+        .replace("slow it down by as much where its client waits and retries", "slow them down by as much where "
+            + "their clients wait and retry"));
+    if (before != null && s.sameReading(before)) {
+      return before;
+    }
+    s.setObservedTime(now.toString());
+    return s;
+  }
+
   static DryRunStatus of(SubjectQuota plan, Usage u, boolean measurable) {
     DryRunStatus s = new DryRunStatus();
     s.setPlan(plan.describe());

@@ -14,6 +14,7 @@ class TenantCountersTest {
       Map.entry("users_user_alice_metric_scan_time_num_ops", 50.0),
       Map.entry("users_user_alice_metric_put_num_ops", 300.0),
       Map.entry("users_user_alice_metric_delete_num_ops", 7.0),
+      Map.entry("users_user_bob_metric_get_num_ops", 200.0 + 2 * 5),
       Map.entry("server_rpc_throttling_exception_type_num_read_requests_exceeded_user_alice_table_usertable", 40.0),
       Map.entry("server_rpc_throttling_exception_type_num_write_requests_exceeded_user_alice_table_sales_orders", 3.0),
       Map.entry("server_rpc_throttling_exception_type_num_read_requests_exceeded_user_bob_table_usertable", 5.0),
@@ -41,6 +42,12 @@ class TenantCountersTest {
     assertThat(TenantCounters.of(Subject.namespace("default"), SERVER))
         .as("the default namespace's tables are not told apart in the throttling counters")
         .isEqualTo(new Counts(9000, 100, null, 4096L));
+  }
+
+  @Test
+  void everyUserTogetherIsTheSumOfTheirs() {
+    // reads 1080 + 50 (alice) + 210 (bob), writes 307; refused 40 + 3 + 5, of them reads 45, counted twice as gets
+    assertThat(TenantCounters.allUsers(SERVER)).isEqualTo(new Counts(1340, 307, 48L, null, 90));
   }
 
   @Test

@@ -20,6 +20,7 @@ import io.hbaseqos.operator.support.ycsb.TenantLoad;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -147,6 +148,61 @@ class ThrottlePolicyIT {
       assertThat(alone).as("exceed on, server idle: T goes past its own limit").isGreaterThan(T_LIMIT * 2.5);
       assertThat(shared[0]).as("exceed on, U busy: T held back").isLessThan(alone * 0.8);
       assertThat(shared[0] + shared[1]).as("everything under the RegionServer ceiling").isLessThan(RS_READS * 1.3);
+    }
+  }
+
+  /**
+   * A dry run of a RegionServer ceiling under one reader paced at 800 ops/s: the policy rows stay as
+   * they were (raw), the prediction holds all users' requests against the ceiling, and, enforced,
+   * HBase holds exactly the plan and the reader gets about what was predicted.
+   */
+  @Test
+  void aDryRunOfTheRegionServerCeilingWritesNothingAndPredictsWhatEnforcingItDoes() throws Exception {
+    TenantLoad.load(hbase.clientConfiguration(), "loader", TenantLoad.readWorkload("policy_dry", 500));
+    String before = raw("r.all") + raw("exceedThrottleQuota");
+    k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").edit(c -> {
+      ThrottlePolicySpec p = new ThrottlePolicySpec();
+      p.setRegionServer(new ArrayList<>(List.of(t(ThrottleKind.READ_NUMBER, "400req/sec"))));
+      p.setExceedThrottle(ThrottlePolicySpec.Switch.Disabled);
+      p.setRpcThrottle(ThrottlePolicySpec.Switch.Enabled);
+      p.setEnforcement(io.hbaseqos.operator.api.TenantQuotaSpec.Enforcement.DryRun);
+      c.getSpec().setThrottlePolicy(p);
+      return c;
+    });
+    String u = "pdry-" + Long.toString(System.nanoTime() % 1_000_000_000L, 36);
+    try (TenantLoad load = TenantLoad.start(hbase.clientConfiguration(), u, TenantLoad.readWorkload("policy_dry", 500),
+        4, 800)) {
+      java.util.concurrent.atomic.AtomicReference<io.hbaseqos.operator.api.DryRunStatus> seen =
+          new java.util.concurrent.atomic.AtomicReference<>();
+      await().atMost(60, TimeUnit.SECONDS).ignoreExceptions().untilAsserted(() -> {
+        HBaseCluster c = hc();
+        assertThat(c.getStatus().condition("ThrottlePolicyApplied").map(x -> x.getReason()).orElse(null))
+            .isEqualTo("DryRun");
+        io.hbaseqos.operator.api.DryRunStatus d = c.getStatus().getThrottlePolicyDryRun();
+        assertThat(d.getMeasuredOpsPerSecond()).isGreaterThan(600.0);
+        assertThat(d.getPredictedOpsPerSecond()).isBetween(320.0, 480.0);
+        seen.set(d);
+      });
+      io.hbaseqos.operator.api.DryRunStatus d = seen.get();
+      System.out.printf(Locale.ROOT, "policy IT, dry run: %s; %s%n", hc().getStatus().condition("ThrottlePolicyApplied")
+          .map(x -> x.getMessage()).orElse(""), d.getMessage());
+      assertThat(d.getPlan()).isEqualTo("READ_NUMBER=400req/sec, exceedThrottle off, rpcThrottle on");
+      assertThat(d.getMessage()).startsWith("all users together: under READ_NUMBER=400req/sec");
+      assertThat(raw("r.all") + raw("exceedThrottleQuota")).as("the policy's rows, raw").isEqualTo(before);
+
+      k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").edit(c -> {
+        c.getSpec().getThrottlePolicy().setEnforcement(io.hbaseqos.operator.api.TenantQuotaSpec.Enforcement.Enforce);
+        return c;
+      });
+      await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> {
+        assertThat(raw("r.all")).contains("read_num=400/SECONDS");
+        assertThat(hc().getStatus().getThrottlePolicyDryRun()).isNull();
+      });
+      settle();
+      double client = measure(10, load)[0];
+      System.out.printf(Locale.ROOT, "policy IT, enforced: the reader got %.0f ops/s (predicted %.0f)%n", client,
+          d.getPredictedOpsPerSecond());
+      assertThat(client).isBetween(d.getPredictedOpsPerSecond() * 0.6, d.getPredictedOpsPerSecond() * 1.4);
     }
   }
 

@@ -112,6 +112,20 @@ class DryRunPredictionTest {
   }
 
   @Test
+  void aRegionServerCeilingIsHeldAgainstAllUsersTogether() {
+    Usage all = usage(new double[] {900, 100, 0}, new double[] {300, 0, 0});
+    DryRunStatus s = DryRunPrediction.nextForAllUsers(java.util.Map.of(ThrottleKind.READ_NUMBER, perSecond(600,
+        Limit.Scope.MACHINE)), "READ_NUMBER=600req/sec, exceedThrottle off", all, null, NOW);
+    assertThat(s.getPlan()).isEqualTo("READ_NUMBER=600req/sec, exceedThrottle off");
+    assertThat(s.getMessage()).startsWith("all users together: under READ_NUMBER=600req/sec");
+    // rs1 keeps 600 of 900 reads and all 100 writes: 700 of 1000
+    assertThat(s.getServers().get(0).getPredictedOpsPerSecond()).isEqualTo(700);
+    assertThat(DryRunPrediction.nextForAllUsers(java.util.Map.of(ThrottleKind.READ_NUMBER, perSecond(600,
+        Limit.Scope.MACHINE)), "READ_NUMBER=600req/sec, exceedThrottle off", all, s, NOW.plusSeconds(10)))
+        .as("the same reading").isSameAs(s);
+  }
+
+  @Test
   void aPredictionThatReadsTheSameKeepsTheStatusAsItIs() {
     SubjectQuota p = plan(ThrottleKind.READ_NUMBER, perSecond(500, Limit.Scope.MACHINE));
     DryRunStatus first = DryRunPrediction.next(p, usage(new double[] {900, 0, 0}), true, null, NOW);
