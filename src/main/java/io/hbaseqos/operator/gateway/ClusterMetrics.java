@@ -31,23 +31,7 @@ public interface ClusterMetrics {
 
   /** These metrics, with the block cache the cluster's last usage sample read. */
   default ClusterMetrics withBlockCache(java.util.function.Supplier<io.hbaseqos.operator.usage.BlockCache> cache) {
-    ClusterMetrics self = this;
-    return new ClusterMetrics() {
-      @Override
-      public CounterReading userCounters(String user, Set<String> ops, Instant notBefore) throws IOException {
-        return self.userCounters(user, ops, notBefore);
-      }
-
-      @Override
-      public UsersMetrics allUserMetrics() throws IOException {
-        return self.allUserMetrics();
-      }
-
-      @Override
-      public double prometheus(String url, String query) throws IOException {
-        return self.prometheus(url, query);
-      }
-
+    return new Forwarding(this) {
       @Override
       public io.hbaseqos.operator.usage.BlockCache blockCache() {
         return cache.get();
@@ -60,18 +44,7 @@ public interface ClusterMetrics {
    * {@code spec.prometheus.url}; null: such a query fails, naming {@code cluster}).
    */
   default ClusterMetrics withDefaultPrometheus(String defaultUrl, String cluster) {
-    ClusterMetrics self = this;
-    return new ClusterMetrics() {
-      @Override
-      public CounterReading userCounters(String user, Set<String> ops, Instant notBefore) throws IOException {
-        return self.userCounters(user, ops, notBefore);
-      }
-
-      @Override
-      public UsersMetrics allUserMetrics() throws IOException {
-        return self.allUserMetrics();
-      }
-
+    return new Forwarding(this) {
       @Override
       public double prometheus(String url, String query) throws IOException {
         String use = url != null && !url.isBlank() ? url : defaultUrl;
@@ -79,13 +52,38 @@ public interface ClusterMetrics {
           throw new IOException("no Prometheus to query: the TenantQuota names no url and HBaseCluster " + cluster
               + " has no spec.prometheus.url");
         }
-        return self.prometheus(use, query);
-      }
-
-      @Override
-      public io.hbaseqos.operator.usage.BlockCache blockCache() {
-        return self.blockCache();
+        return super.prometheus(use, query);
       }
     };
   }
+
+  /** Metrics that pass every read on to others; a wrapper overrides what it changes. */
+  class Forwarding implements ClusterMetrics {
+    private final ClusterMetrics to;
+
+    Forwarding(ClusterMetrics to) {
+      this.to = to;
+    }
+
+    @Override
+    public CounterReading userCounters(String user, Set<String> ops, Instant notBefore) throws IOException {
+      return to.userCounters(user, ops, notBefore);
+    }
+
+    @Override
+    public UsersMetrics allUserMetrics() throws IOException {
+      return to.allUserMetrics();
+    }
+
+    @Override
+    public double prometheus(String url, String query) throws IOException {
+      return to.prometheus(url, query);
+    }
+
+    @Override
+    public io.hbaseqos.operator.usage.BlockCache blockCache() {
+      return to.blockCache();
+    }
+  }
+
 }

@@ -342,17 +342,28 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
         case WRITTEN -> status.normal("ThrottlePolicyApplied", desired.describe());
         case UNCHANGED -> { }
       }
-      st.setRegionServerThrottles(AppliedThrottle.listOf(actual.throttles()));
-      st.setExceedThrottleEnabled(actual.exceedThrottle());
-      st.setRpcThrottleEnabled(actual.rpcThrottle());
+      showPolicy(st, actual);
       status.set(Conditions.THROTTLE_POLICY, true, "Applied", "HBase holds " + desired.describe());
       return null;
     } catch (IOException e) {
-      String msg = "HBase refused the cluster-wide throttle policy: " + io.hbaseqos.operator.cluster.Errors.rootMessage(e);
-      status.setNotingMessage(Conditions.THROTTLE_POLICY, false, "Refused", msg,
-          Decision.Note.warning("ThrottlePolicyRefused", msg));
-      return msg;
+      return policyProblem(status, "Refused", "HBase refused the cluster-wide throttle policy: ", e);
     }
+  }
+
+  /** Status names the cluster-wide policy HBase holds. */
+  private static void showPolicy(HBaseClusterStatus st, RegionServerPolicy held) {
+    st.setRegionServerThrottles(AppliedThrottle.listOf(held.throttles() == null ? java.util.Map.of() : held.throttles()));
+    st.setExceedThrottleEnabled(held.exceedThrottle());
+    st.setRpcThrottleEnabled(held.rpcThrottle());
+  }
+
+  /** ThrottlePolicyApplied False, with a Warning when the message changes; the message. */
+  private static String policyProblem(StatusAggregator<HBaseClusterStatus> status, String reason, String what,
+      IOException e) {
+    String msg = what + io.hbaseqos.operator.cluster.Errors.rootMessage(e);
+    status.setNotingMessage(Conditions.THROTTLE_POLICY, false, reason, msg,
+        Decision.Note.warning("ThrottlePolicy" + reason, msg));
+    return msg;
   }
 
   /**
@@ -364,10 +375,7 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
     try {
       RegionServerPolicy found = state.readRegionServerPolicy();
       List<RegionServerPolicy.Op> ops = RegionServerPolicy.plan(desired, found);
-      status.st.setRegionServerThrottles(AppliedThrottle.listOf(found.throttles() == null ? java.util.Map.of()
-          : found.throttles()));
-      status.st.setExceedThrottleEnabled(found.exceedThrottle());
-      status.st.setRpcThrottleEnabled(found.rpcThrottle());
+      showPolicy(status.st, found);
       status.st.setThrottlePolicyDryRun(io.hbaseqos.operator.usage.DryRunPrediction.nextForAllUsers(
           desired.throttles() == null ? java.util.Map.of() : desired.throttles(), desired.describe(),
           state.usage(ClusterState.ALL_USERS), status.old.getThrottlePolicyDryRun(), state.now()));
@@ -378,10 +386,8 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
           Decision.Note.normal("ThrottlePolicyDryRun", msg));
       return null;
     } catch (IOException e) {
-      String msg = "could not read the cluster-wide throttle policy: " + io.hbaseqos.operator.cluster.Errors.rootMessage(e);
-      status.setNotingMessage(Conditions.THROTTLE_POLICY, false, "Unreadable", msg,
-          Decision.Note.warning("ThrottlePolicyUnreadable", msg));
-      return null;
+      policyProblem(status, "Unreadable", "could not read the cluster-wide throttle policy: ", e);
+      return null; // a read that failed refuses nothing
     }
   }
 
