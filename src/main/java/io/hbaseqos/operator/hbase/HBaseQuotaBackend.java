@@ -356,8 +356,25 @@ public final class HBaseQuotaBackend implements QuotaBackend {
           new Get(EXCEED_ROW).addColumn(QuotaCells.FAMILY, QuotaCells.OWN_SETTINGS)));
       byte[] rs = rows[0].getValue(QuotaCells.FAMILY, QuotaCells.OWN_SETTINGS);
       byte[] exceed = rows[1].getValue(QuotaCells.FAMILY, QuotaCells.OWN_SETTINGS);
-      return new RegionServerPolicy(rs == null ? Map.of() : QuotaCells.throttles(QuotaCells.quotas(rs)),
-          exceed != null && Bytes.toBoolean(exceed), admin.isRpcThrottleEnabled());
+      // each cell for itself: one that is not settings is reported, and read as its part unset
+      List<io.hbaseqos.operator.quota.UnreadableCell> unreadable = new java.util.ArrayList<>();
+      Map<io.hbaseqos.operator.quota.ThrottleKind, io.hbaseqos.operator.quota.Limit> throttles = Map.of();
+      if (rs != null) {
+        try {
+          throttles = QuotaCells.throttles(QuotaCells.quotas(rs));
+        } catch (IOException | RuntimeException e) {
+          unreadable.add(new io.hbaseqos.operator.quota.UnreadableCell(REGION_SERVER_ROW, QuotaCells.OWN_SETTINGS,
+              QuotaCells.found(rs), rs));
+        }
+      }
+      boolean exceedOn = false;
+      if (exceed != null && exceed.length == 1) {
+        exceedOn = Bytes.toBoolean(exceed);
+      } else if (exceed != null) {
+        unreadable.add(new io.hbaseqos.operator.quota.UnreadableCell(EXCEED_ROW, QuotaCells.OWN_SETTINGS,
+            exceed.length + " bytes that are not a switch (HBase stores one byte)", exceed));
+      }
+      return new RegionServerPolicy(throttles, exceedOn, admin.isRpcThrottleEnabled(), unreadable);
     }
   }
 
@@ -374,6 +391,8 @@ public final class HBaseQuotaBackend implements QuotaBackend {
         admin.exceedThrottleQuotaSwitch(exceed.enable());
       } else if (op instanceof RegionServerPolicy.Op.SwitchRpcThrottle rpc) {
         admin.switchRpcThrottle(rpc.enable());
+      } else if (op instanceof RegionServerPolicy.Op.ClearUnreadable clear) {
+        clearUnreadable(clear.cell());
       }
     }
   }

@@ -17,8 +17,21 @@ import java.util.concurrent.TimeUnit;
  * @param exceedThrottle whether tenants may go past their own throttles while the RegionServer
  *     ceiling has room (null: not managed)
  * @param rpcThrottle whether HBase enforces throttles at all (null: not managed)
+ * @param unreadable as read: cells of the policy's rows that are not settings (written outside HBase's quota
+ *     API); their part reads as unset (no RegionServer throttles, exceed off). HBase's own calls fail on them,
+ *     so a declared part is written only after its cell is cleared
  */
-public record RegionServerPolicy(Map<ThrottleKind, Limit> throttles, Boolean exceedThrottle, Boolean rpcThrottle) {
+public record RegionServerPolicy(Map<ThrottleKind, Limit> throttles, Boolean exceedThrottle, Boolean rpcThrottle,
+    List<UnreadableCell> unreadable) {
+
+  /** The row of the RegionServer throttles ({@code REGIONSERVER => 'all'}). */
+  public static final String REGION_SERVER_ROW = "r.all";
+  /** The row of the exceed-throttle switch. */
+  public static final String EXCEED_ROW = "exceedThrottleQuota";
+
+  public RegionServerPolicy(Map<ThrottleKind, Limit> throttles, Boolean exceedThrottle, Boolean rpcThrottle) {
+    this(throttles, exceedThrottle, rpcThrottle, List.of());
+  }
 
   /** Types that make the RegionServer quota count reads, as HBase checks before enabling exceed. */
   public static final Set<ThrottleKind> READS = EnumSet.of(ThrottleKind.REQUEST_NUMBER, ThrottleKind.REQUEST_SIZE,
@@ -30,6 +43,7 @@ public record RegionServerPolicy(Map<ThrottleKind, Limit> throttles, Boolean exc
       ThrottleKind.WRITE_CAPACITY_UNIT);
 
   public RegionServerPolicy {
+    unreadable = unreadable == null ? List.of() : List.copyOf(unreadable);
     if (throttles != null) { // in type order, so that plans are the same from run to run
       Map<ThrottleKind, Limit> ordered = new EnumMap<>(ThrottleKind.class);
       ordered.putAll(throttles);
@@ -69,6 +83,14 @@ public record RegionServerPolicy(Map<ThrottleKind, Limit> throttles, Boolean exc
     record SwitchExceed(boolean enable) implements Op {}
 
     record SwitchRpcThrottle(boolean enable) implements Op {}
+
+    /** Deletes a cell of the policy's rows that is not settings, while it holds exactly the bytes read. */
+    record ClearUnreadable(UnreadableCell cell) implements Op {}
+  }
+
+  /** Whether {@code cell} is in {@code row} of the policy. */
+  public static boolean in(UnreadableCell cell, String row) {
+    return java.util.Arrays.equals(cell.row(), row.getBytes(java.nio.charset.StandardCharsets.UTF_8));
   }
 
   /**
@@ -79,6 +101,14 @@ public record RegionServerPolicy(Map<ThrottleKind, Limit> throttles, Boolean exc
    */
   public static List<Op> plan(RegionServerPolicy desired, RegionServerPolicy actual) {
     List<Op> ops = new ArrayList<>();
+    // a declared part whose cell is not settings: the cell goes first (HBase's own write would parse it and fail);
+    // an undeclared part's cell is left
+    for (UnreadableCell c : actual.unreadable()) {
+      if ((in(c, REGION_SERVER_ROW) && desired.throttles() != null) || (in(c, EXCEED_ROW)
+          && desired.exceedThrottle() != null)) {
+        ops.add(new Op.ClearUnreadable(c));
+      }
+    }
     if (desired.rpcThrottle() != null && !desired.rpcThrottle().equals(actual.rpcThrottle())) {
       ops.add(new Op.SwitchRpcThrottle(desired.rpcThrottle()));
     }
@@ -131,7 +161,8 @@ public record RegionServerPolicy(Map<ThrottleKind, Limit> throttles, Boolean exc
       t.remove(r.kind());
     }
     return new RegionServerPolicy(t, op instanceof Op.SwitchExceed e ? Boolean.valueOf(e.enable()) : exceedThrottle,
-        op instanceof Op.SwitchRpcThrottle r ? Boolean.valueOf(r.enable()) : rpcThrottle);
+        op instanceof Op.SwitchRpcThrottle r ? Boolean.valueOf(r.enable()) : rpcThrottle,
+        op instanceof Op.ClearUnreadable c ? unreadable.stream().filter(u -> !u.equals(c.cell())).toList() : unreadable);
   }
 
   /** Whether {@code actual} holds every part of this (desired) policy. */

@@ -342,12 +342,29 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
         case WRITTEN -> status.normal("ThrottlePolicyApplied", desired.describe());
         case UNCHANGED -> { }
       }
+      for (RegionServerPolicy.Op op : out.written()) {
+        if (op instanceof RegionServerPolicy.Op.ClearUnreadable c) {
+          status.warning("UnreadableCellCleared", "removed " + c.cell().describe() + ": it was not quota settings, and "
+              + "HBase cannot write the declared policy over it");
+        }
+      }
       showPolicy(st, actual);
-      status.set(Conditions.THROTTLE_POLICY, true, "Applied", "HBase holds " + desired.describe());
+      status.set(Conditions.THROTTLE_POLICY, true, "Applied", "HBase holds " + desired.describe()
+          + leftUnreadable(actual));
       return null;
     } catch (IOException e) {
       return policyProblem(status, "Refused", "HBase refused the cluster-wide throttle policy: ", e);
     }
+  }
+
+  /** The policy's cells that are not settings and stay (their part is not declared), in words; "" when none. */
+  private static String leftUnreadable(RegionServerPolicy held) {
+    if (held.unreadable().isEmpty()) {
+      return "";
+    }
+    return "; " + held.unreadable().stream().map(c -> c.describe() + " is not quota settings and is left, since the "
+        + "spec does not declare that part (to delete it: " + c.shellDelete() + ")")
+        .collect(java.util.stream.Collectors.joining("; "));
   }
 
   /** Status names the cluster-wide policy HBase holds. */
@@ -381,7 +398,9 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
           state.usage(ClusterState.ALL_USERS), status.old.getThrottlePolicyDryRun(), state.now()));
       String msg = "dry run: nothing is written to HBase; " + (ops.isEmpty() ? "HBase holds the policy already"
           : "Enforce would make " + ops.size() + " change(s) for " + desired.describe()) + " (HBase holds "
-          + found.describe() + ")";
+          + found.describe() + ")" + (found.unreadable().isEmpty() ? "" : "; not quota settings: " + found.unreadable()
+              .stream().map(io.hbaseqos.operator.quota.UnreadableCell::describe)
+              .collect(java.util.stream.Collectors.joining("; ")));
       status.setNotingMessage(Conditions.THROTTLE_POLICY, false, "DryRun", msg,
           Decision.Note.normal("ThrottlePolicyDryRun", msg));
       return null;

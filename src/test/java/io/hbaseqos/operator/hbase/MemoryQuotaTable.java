@@ -362,9 +362,32 @@ public final class MemoryQuotaTable implements QuotaBackend {
       new io.hbaseqos.operator.quota.RegionServerPolicy(Map.of(), false, true);
 
   @Override
-  public io.hbaseqos.operator.quota.RegionServerPolicy readRegionServerPolicy() throws IOException {
+  public synchronized io.hbaseqos.operator.quota.RegionServerPolicy readRegionServerPolicy() throws IOException {
     check();
-    return regionServerPolicy;
+    // as HBase stores them: a raw put into a policy row replaces its cell, which then is not settings
+    var p = regionServerPolicy;
+    List<io.hbaseqos.operator.quota.UnreadableCell> junk = new ArrayList<>();
+    byte[] rs = policyJunk(io.hbaseqos.operator.quota.RegionServerPolicy.REGION_SERVER_ROW);
+    byte[] exceed = policyJunk(io.hbaseqos.operator.quota.RegionServerPolicy.EXCEED_ROW);
+    if (rs != null) {
+      junk.add(unreadable(io.hbaseqos.operator.quota.RegionServerPolicy.REGION_SERVER_ROW, QuotaCells.found(rs), rs));
+    }
+    if (exceed != null && exceed.length != 1) {
+      junk.add(unreadable(io.hbaseqos.operator.quota.RegionServerPolicy.EXCEED_ROW, exceed.length
+          + " bytes that are not a switch (HBase stores one byte)", exceed));
+    }
+    return new io.hbaseqos.operator.quota.RegionServerPolicy(rs != null ? Map.of() : p.throttles(),
+        exceed != null ? exceed.length == 1 && exceed[0] != 0 : p.exceedThrottle(), p.rpcThrottle(), junk);
+  }
+
+  private byte[] policyJunk(String row) {
+    Cell c = rows.getOrDefault(row, new TreeMap<>()).get("s");
+    return c == null ? null : c.junk();
+  }
+
+  private static io.hbaseqos.operator.quota.UnreadableCell unreadable(String row, String found, byte[] value) {
+    return new io.hbaseqos.operator.quota.UnreadableCell(org.apache.hadoop.hbase.util.Bytes.toBytes(row),
+        org.apache.hadoop.hbase.util.Bytes.toBytes("s"), found, value);
   }
 
   @Override
@@ -372,6 +395,33 @@ public final class MemoryQuotaTable implements QuotaBackend {
     check();
     beforeWrite.run();
     writes.incrementAndGet();
+    String rsRow = io.hbaseqos.operator.quota.RegionServerPolicy.REGION_SERVER_ROW;
+    String exceedRow = io.hbaseqos.operator.quota.RegionServerPolicy.EXCEED_ROW;
+    if (op instanceof io.hbaseqos.operator.quota.RegionServerPolicy.Op.ClearUnreadable clear) {
+      String row = org.apache.hadoop.hbase.util.Bytes.toString(clear.cell().row());
+      byte[] now = policyJunk(row);
+      if (now == null || !java.util.Arrays.equals(now, clear.cell().value())) {
+        throw new IOException("the cell " + clear.cell().where() + " changed while it was being deleted; it is read "
+            + "again");
+      }
+      rows.get(row).remove("s");
+      var p = regionServerPolicy;
+      regionServerPolicy = new io.hbaseqos.operator.quota.RegionServerPolicy(row.equals(rsRow) ? Map.of()
+          : p.throttles(), row.equals(exceedRow) ? false : p.exceedThrottle(), p.rpcThrottle());
+      return;
+    }
+    // HBase's own calls parse the cell they change first
+    boolean throttleOp = op instanceof io.hbaseqos.operator.quota.RegionServerPolicy.Op.SetThrottle
+        || op instanceof io.hbaseqos.operator.quota.RegionServerPolicy.Op.RemoveThrottle;
+    if (throttleOp && policyJunk(rsRow) != null) {
+      throw new IOException("org.apache.hadoop.hbase.exceptions.DeserializationException: Missing pb magic PBUF prefix");
+    }
+    // the switch's cell is read by a switch (a write of the throttles with exceed off does not read it)
+    byte[] exceedJunk = policyJunk(exceedRow);
+    if (op instanceof io.hbaseqos.operator.quota.RegionServerPolicy.Op.SwitchExceed && exceedJunk != null
+        && exceedJunk.length != 1) {
+      throw new IOException("java.lang.IllegalArgumentException: Array has wrong size: " + exceedJunk.length);
+    }
     var next = regionServerPolicy.after(op);
     // as HBase checks: exceed switched on, or a RegionServer throttle changed while it is on
     boolean checked = op instanceof io.hbaseqos.operator.quota.RegionServerPolicy.Op.SwitchExceed e ? e.enable()
@@ -381,6 +431,9 @@ public final class MemoryQuotaTable implements QuotaBackend {
       throw new IOException(refusal);
     }
     regionServerPolicy = next;
+    if (op instanceof io.hbaseqos.operator.quota.RegionServerPolicy.Op.SwitchExceed && exceedJunk != null) {
+      rows.get(exceedRow).remove("s"); // the switch's put replaces the cell
+    }
   }
 
   @Override

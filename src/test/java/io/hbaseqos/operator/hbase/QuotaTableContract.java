@@ -159,6 +159,58 @@ public abstract class QuotaTableContract {
     assertThat(table().operator().readUser(a)).isEmpty();
   }
 
+  /**
+   * The cluster-wide policy's rows: a cell there that is not settings is read as such (its part unset), HBase's own
+   * write of that part fails on it, and the operator's plan clears it first. The RegionServer throttle set here is
+   * far above any load, and removed after.
+   */
+  @Test
+  void junkInThePolicyRowsIsReadAsSuchAndClearedBeforeTheDeclaredPartIsWritten() throws IOException {
+    io.hbaseqos.operator.quota.RegionServerPolicy before = table().operator().readRegionServerPolicy();
+    Limit huge = new Limit(1_000_000_000L, TimeUnit.SECONDS, Limit.Scope.MACHINE);
+    table().putRaw(io.hbaseqos.operator.quota.RegionServerPolicy.REGION_SERVER_ROW, "s", JUNK);
+    table().putRaw(io.hbaseqos.operator.quota.RegionServerPolicy.EXCEED_ROW, "s", JUNK);
+    try {
+      io.hbaseqos.operator.quota.RegionServerPolicy read = table().operator().readRegionServerPolicy();
+      assertThat(read.unreadable()).extracting(io.hbaseqos.operator.quota.UnreadableCell::where)
+          .containsExactly("row r.all column q:s", "row exceedThrottleQuota column q:s");
+      assertThat(read.throttles()).isEmpty();
+      assertThat(read.exceedThrottle()).isFalse();
+      assertThat(read.rpcThrottle()).isEqualTo(before.rpcThrottle());
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> table().operator().apply(
+          new io.hbaseqos.operator.quota.RegionServerPolicy.Op.SetThrottle(ThrottleKind.READ_NUMBER, huge)))
+          .as("HBase's own write parses the cell first").isInstanceOf(IOException.class);
+      // the throttles' own cell cleared, the switch's cell is no obstacle to writing them (exceed is off)
+      table().operator().apply(new io.hbaseqos.operator.quota.RegionServerPolicy.Op.ClearUnreadable(
+          read.unreadable().get(0)));
+      table().operator().apply(new io.hbaseqos.operator.quota.RegionServerPolicy.Op.SetThrottle(
+          ThrottleKind.READ_NUMBER, huge));
+      // the operator's plan from junk in both rows, with only the throttles declared: their cell only
+      table().putRaw(io.hbaseqos.operator.quota.RegionServerPolicy.REGION_SERVER_ROW, "s", JUNK);
+      read = table().operator().readRegionServerPolicy();
+      var desired = new io.hbaseqos.operator.quota.RegionServerPolicy(Map.of(ThrottleKind.READ_NUMBER, huge), null,
+          null);
+      for (var op : io.hbaseqos.operator.quota.RegionServerPolicy.plan(desired, read)) {
+        table().operator().apply(op);
+      }
+      io.hbaseqos.operator.quota.RegionServerPolicy now = table().operator().readRegionServerPolicy();
+      assertThat(now.throttles()).isEqualTo(Map.of(ThrottleKind.READ_NUMBER, huge));
+      assertThat(now.unreadable()).extracting(io.hbaseqos.operator.quota.UnreadableCell::where)
+          .as("the undeclared switch's cell is left").containsExactly("row exceedThrottleQuota column q:s");
+    } finally {
+      io.hbaseqos.operator.quota.RegionServerPolicy now = table().operator().readRegionServerPolicy();
+      for (var c : now.unreadable()) {
+        table().operator().apply(new io.hbaseqos.operator.quota.RegionServerPolicy.Op.ClearUnreadable(c));
+      }
+      for (var k : table().operator().readRegionServerPolicy().throttles().keySet()) {
+        if (before.throttles() == null || !before.throttles().containsKey(k)) {
+          table().operator().apply(new io.hbaseqos.operator.quota.RegionServerPolicy.Op.RemoveThrottle(k));
+        }
+      }
+    }
+    assertThat(table().operator().readRegionServerPolicy().unreadable()).isEmpty();
+  }
+
   @Test
   void anUnreadableCellNamingNoSubjectIsReportedByTheScanAndNeverFailsIt() throws IOException {
     String a = u("stray");

@@ -398,7 +398,7 @@ class ReconcilersMiddleIT {
   }
 
   @Test
-  void theClusterWidePolicyIsAppliedAndRestoredAfterAnOutsideChange() {
+  void theClusterWidePolicyIsAppliedAndRestoredAfterAnOutsideChange() throws Exception {
     Resources.editCluster(k8s, ns, "hb", c -> {
       ThrottlePolicySpec p = new ThrottlePolicySpec();
       p.setRegionServer(new ArrayList<>(List.of(t(ThrottleKind.READ_NUMBER, "1500req/sec"))));
@@ -415,6 +415,30 @@ class ReconcilersMiddleIT {
     await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> {
       assertThat(hbase.regionServerPolicy.throttles()).containsOnlyKeys(ThrottleKind.READ_NUMBER);
       assertThat(events("hb")).extracting(Event::getReason).contains("DriftCorrected");
+    });
+    // bytes that are not settings put into both policy rows: the declared throttles' cell is cleared and they are
+    // written again; the undeclared switch's cell is left, and named with the command that deletes it
+    byte[] junk = "not a quota at all!".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    hbase.putRaw("r.all", "s", junk);
+    hbase.putRaw("exceedThrottleQuota", "s", junk);
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> {
+      var read = hbase.readRegionServerPolicy();
+      assertThat(read.throttles()).containsOnlyKeys(ThrottleKind.READ_NUMBER);
+      assertThat(read.unreadable()).extracting(io.hbaseqos.operator.quota.UnreadableCell::where)
+          .containsExactly("row exceedThrottleQuota column q:s");
+      assertThat(events("hb")).filteredOn(e -> "UnreadableCellCleared".equals(e.getReason())).hasSize(1);
+      Condition applied = hc("hb").getStatus().condition("ThrottlePolicyApplied").orElseThrow();
+      assertThat(applied.getStatus()).isEqualTo("True");
+      assertThat(applied.getMessage()).contains("row exceedThrottleQuota column q:s (19 bytes that are not a switch")
+          .contains("deleteall 'hbase:quota', 'exceedThrottleQuota', 'q:s'");
+    });
+    // the switch declared: its cell is cleared too
+    Resources.editCluster(k8s, ns, "hb", c -> c.getSpec().getThrottlePolicy().setExceedThrottle(
+        ThrottlePolicySpec.Switch.Disabled));
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> {
+      assertThat(hbase.readRegionServerPolicy().unreadable()).isEmpty();
+      assertThat(hc("hb").getStatus().condition("ThrottlePolicyApplied").orElseThrow().getMessage())
+          .doesNotContain("not a switch");
     });
   }
 

@@ -32,6 +32,35 @@ class RegionServerPolicyTest {
         ThrottleKind.REQUEST_HANDLER_USAGE_MS, new Limit(5, TimeUnit.MINUTES, Limit.Scope.MACHINE)))).isNull();
   }
 
+  static UnreadableCell junk(String row) {
+    byte[] v = "not a quota at all!".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    return new UnreadableCell(row.getBytes(java.nio.charset.StandardCharsets.UTF_8), new byte[] {'s'}, "19 bytes", v);
+  }
+
+  @Test
+  void aDeclaredPartWhoseCellIsNotSettingsIsClearedFirstAndAnUndeclaredOneIsLeft() {
+    RegionServerPolicy read = new RegionServerPolicy(Map.of(), false, true, java.util.List.of(
+        junk(RegionServerPolicy.REGION_SERVER_ROW), junk(RegionServerPolicy.EXCEED_ROW)));
+    RegionServerPolicy throttlesOnly = new RegionServerPolicy(Map.of(ThrottleKind.READ_NUMBER, R), null, null);
+    assertThat(RegionServerPolicy.plan(throttlesOnly, read)).containsExactly(
+        new Op.ClearUnreadable(junk(RegionServerPolicy.REGION_SERVER_ROW)), new Op.SetThrottle(ThrottleKind.READ_NUMBER, R));
+    RegionServerPolicy both = new RegionServerPolicy(Map.of(ThrottleKind.REQUEST_NUMBER, R), true, null);
+    assertThat(RegionServerPolicy.plan(both, read)).containsExactly(
+        new Op.ClearUnreadable(junk(RegionServerPolicy.REGION_SERVER_ROW)),
+        new Op.ClearUnreadable(junk(RegionServerPolicy.EXCEED_ROW)),
+        new Op.SetThrottle(ThrottleKind.REQUEST_NUMBER, R), new Op.SwitchExceed(true));
+    RegionServerPolicy now = read;
+    for (Op op : RegionServerPolicy.plan(throttlesOnly, read)) {
+      now = now.after(op);
+    }
+    assertThat(throttlesOnly.heldBy(now)).isTrue();
+    assertThat(now.unreadable()).as("the undeclared switch's cell is left").containsExactly(
+        junk(RegionServerPolicy.EXCEED_ROW));
+    // only the RPC switch declared: both cells are left, and nothing is to do
+    assertThat(RegionServerPolicy.plan(new RegionServerPolicy(null, null, true), read)).as("neither part declared")
+        .isEmpty();
+  }
+
   @Test
   void nothingDeclaredOrEverythingHeldIsNoChange() {
     assertThat(RegionServerPolicy.plan(new RegionServerPolicy(null, null, null),
