@@ -44,14 +44,38 @@ public final class OperatorHarness implements AutoCloseable {
     this.callTimeout = callTimeout;
     Clock clock = Clock.systemUTC();
     events = new EventRecorder(client, clock, metrics::eventDropped);
-    core = new OperatorCore(client, factory, metrics, events, clock, callTimeout,
-        new io.hbaseqos.operator.calibration.CalibrationLoops());
-    operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false)
-        .withConcurrentReconciliationThreads(20).withStopOnInformerErrorDuringStartup(true)
-        .withUseSSAToPatchPrimaryResource(false));
-    operator.register(core.hbaseClusterReconciler());
-    operator.register(core.tenantQuotaReconciler());
-    operator.start();
+    OperatorCore started = null;
+    Operator running = null;
+    // an informer's first list can meet a connection the API server closes (seen once on a fresh CI machine,
+    // right after the API server started): a start that fails is stopped whole and tried again, twice at most
+    for (int attempt = 1; running == null; attempt++) {
+      OperatorCore c = new OperatorCore(client, factory, metrics, events, clock, callTimeout,
+          new io.hbaseqos.operator.calibration.CalibrationLoops());
+      Operator o = new Operator(x -> x.withKubernetesClient(client).withCloseClientOnStop(false)
+          .withConcurrentReconciliationThreads(20).withStopOnInformerErrorDuringStartup(true)
+          .withUseSSAToPatchPrimaryResource(false));
+      o.register(c.hbaseClusterReconciler());
+      o.register(c.tenantQuotaReconciler());
+      try {
+        o.start();
+        started = c;
+        running = o;
+      } catch (RuntimeException e) {
+        // a half-started operator would go on reconciling the objects of the tests after this one
+        try {
+          o.stop();
+        } catch (RuntimeException s) {
+          e.addSuppressed(s);
+        }
+        c.close();
+        if (attempt >= 2) {
+          events.close();
+          throw e;
+        }
+      }
+    }
+    core = started;
+    operator = running;
   }
 
   public long hbaseCalls(String clusterKey, String call) {
