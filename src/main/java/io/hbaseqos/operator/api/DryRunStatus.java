@@ -119,26 +119,13 @@ public class DryRunStatus {
   @JsonIgnore
   public boolean sameReading(DryRunStatus o) {
     return o != null && Objects.equals(plan, o.plan) && Objects.equals(kind(message), kind(o.message))
-        && close(measuredOpsPerSecond, o.measuredOpsPerSecond) && close(predictedOpsPerSecond, o.predictedOpsPerSecond)
-        && within(rejectedPercent, o.rejectedPercent, 2);
+        && Readings.close(measuredOpsPerSecond, o.measuredOpsPerSecond)
+        && Readings.close(predictedOpsPerSecond, o.predictedOpsPerSecond)
+        && Readings.within(rejectedPercent, o.rejectedPercent, 2);
   }
 
   private static String kind(String m) {
     return m == null ? null : m.substring(0, Math.min(16, m.length()));
-  }
-
-  private static boolean close(Double a, Double b) {
-    if (a == null || b == null) {
-      return a == null && b == null;
-    }
-    return Math.abs(a - b) <= Math.max(1, 0.1 * Math.max(Math.abs(a), Math.abs(b)));
-  }
-
-  private static boolean within(Double a, Double b, double points) {
-    if (a == null || b == null) {
-      return a == null && b == null;
-    }
-    return Math.abs(a - b) <= points;
   }
 
   public String getPlan() {

@@ -44,12 +44,14 @@ public class UsageStatus {
    */
   @JsonIgnore
   public boolean sameReading(UsageStatus o) {
-    return o != null && close(readOpsPerSecond, o.readOpsPerSecond) && close(writeOpsPerSecond, o.writeOpsPerSecond)
-        && within(throttledPercent, o.throttledPercent, 2) && (busiestServerPercent == null
-        || o.busiestServerPercent == null || within(toDouble(busiestServerPercent), toDouble(o.busiestServerPercent), 10))
-        && within(toDouble(limitUsedPercent), toDouble(o.limitUsedPercent), 10)
+    return o != null && Readings.close(readOpsPerSecond, o.readOpsPerSecond)
+        && Readings.close(writeOpsPerSecond, o.writeOpsPerSecond)
+        && Readings.within(throttledPercent, o.throttledPercent, 2) && (busiestServerPercent == null
+        || o.busiestServerPercent == null
+        || Readings.within(toDouble(busiestServerPercent), toDouble(o.busiestServerPercent), 10))
+        && Readings.within(toDouble(limitUsedPercent), toDouble(o.limitUsedPercent), 10)
         && Objects.equals(hint == null, o.hint == null)
-        && close(dataBytes == null ? null : dataBytes.doubleValue(), o.dataBytes == null ? null
+        && Readings.close(dataBytes == null ? null : dataBytes.doubleValue(), o.dataBytes == null ? null
             : o.dataBytes.doubleValue()) && Objects.equals(fitKind(cacheFit), fitKind(o.cacheFit))
         && (hint == null || hint.substring(0, Math.min(12, hint.length())).equals(
             o.hint.substring(0, Math.min(12, o.hint.length()))));
@@ -61,21 +63,6 @@ public class UsageStatus {
 
   private static Double toDouble(Integer i) {
     return i == null ? null : i.doubleValue();
-  }
-
-  private static boolean close(Double a, Double b) {
-    if (a == null || b == null) {
-      return a == null && b == null;
-    }
-    double hi = Math.max(a, b);
-    return hi - Math.min(a, b) <= Math.max(1, hi / 10);
-  }
-
-  private static boolean within(Double a, Double b, double points) {
-    if (a == null || b == null) {
-      return a == null && b == null;
-    }
-    return Math.abs(a - b) < points;
   }
 
   public String getSummary() {

@@ -2,6 +2,7 @@ package io.hbaseqos.operator.hbase;
 
 import io.hbaseqos.operator.quota.Subject;
 import io.hbaseqos.operator.usage.Counts;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -41,14 +42,13 @@ public final class TenantCounters {
    * all users), from the same per-user metrics; throttled requests from the per-user throttling counters.
    */
   public static Counts allUsers(Map<String, Double> values) {
-    long reads = suffixed(values, UserOperations.READS);
-    long writes = suffixed(values, UserOperations.WRITES);
+    long reads = suffixed(values, ALL_READS);
+    long writes = suffixed(values, ALL_WRITES);
     long throttled = 0;
     long readThrottled = 0;
-    String user = RegionServerMetrics.userMarker("q").replaceAll("q_$", "");
     for (var e : values.entrySet()) {
       String k = e.getKey();
-      int at = k.indexOf(user);
+      int at = k.indexOf(USER_MARK);
       if (k.startsWith(RegionServerMetrics.THROTTLE_PREFIX) && at > RegionServerMetrics.THROTTLE_PREFIX.length()) {
         long v = Math.round(e.getValue());
         throttled += v;
@@ -61,16 +61,30 @@ public final class TenantCounters {
     return new Counts(reads, writes, throttled, null, RegionServerMetrics.GET_RECORDS_PER_THROTTLE * readThrottled);
   }
 
-  /** The sum of every user's {@code <op>_num_ops} for the given operations. */
-  private static long suffixed(Map<String, Double> values, java.util.Set<String> ops) {
+  /** A metric name's start and end around the user's name, e.g. of every user's reads. */
+  private record Probe(String prefix, String suffix) {
+    static List<Probe> of(java.util.Set<String> ops) {
+      List<Probe> out = new java.util.ArrayList<>();
+      for (String op : ops) {
+        String probe = RegionServerMetrics.prometheusName("Users", "User_q_metric_" + op + "_num_ops");
+        int i = probe.indexOf("_q_metric_");
+        out.add(new Probe(probe.substring(0, i + 1), probe.substring(i + 2)));
+      }
+      return List.copyOf(out);
+    }
+  }
+
+  private static final List<Probe> ALL_READS = Probe.of(UserOperations.READS);
+  private static final List<Probe> ALL_WRITES = Probe.of(UserOperations.WRITES);
+  /** What comes before a user's name in its throttling counters' names. */
+  private static final String USER_MARK = RegionServerMetrics.userMarker("q").replaceAll("q_$", "");
+
+  /** The sum of every user's {@code <op>_num_ops} for the operations of {@code probes}. */
+  private static long suffixed(Map<String, Double> values, List<Probe> probes) {
     long n = 0;
-    for (String op : ops) {
-      String probe = RegionServerMetrics.prometheusName("Users", "User_q_metric_" + op + "_num_ops");
-      int i = probe.indexOf("_q_metric_");
-      String prefix = probe.substring(0, i + 1);
-      String suffix = probe.substring(i + 2);
+    for (Probe p : probes) {
       for (var e : values.entrySet()) {
-        if (e.getKey().startsWith(prefix) && e.getKey().endsWith(suffix)) {
+        if (e.getKey().startsWith(p.prefix()) && e.getKey().endsWith(p.suffix())) {
           n += Math.round(e.getValue());
         }
       }

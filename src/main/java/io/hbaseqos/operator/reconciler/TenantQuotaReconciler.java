@@ -457,7 +457,11 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
       }
     }
     p.status.remove(Conditions.SYNCED);
-    cluster.read(plan.subject()); // nothing was written that would have read it: what HBase holds now, not as last scanned
+    if (p.old.getDryRun() == null) {
+      // its first dry run: what HBase holds now, not as last scanned (nothing written will have read it); from
+      // then on the resync's scan keeps it, and asks the tenant again when what HBase holds moves
+      cluster.read(plan.subject());
+    }
     SubjectQuota inHBase = report(p, cluster, plan.subject());
     boolean measurable = io.hbaseqos.operator.hbase.TenantCounters.measurable(plan.subject());
     p.st.setDryRun(io.hbaseqos.operator.usage.DryRunPrediction.next(plan, measurable ? cluster.usage(plan.subject())

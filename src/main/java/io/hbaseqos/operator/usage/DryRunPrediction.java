@@ -57,12 +57,8 @@ public final class DryRunPrediction {
   public static DryRunStatus nextForAllUsers(java.util.Map<ThrottleKind, Limit> throttles, String plan, Usage allUsers,
       DryRunStatus before, Instant now) {
     DryRunStatus s = of(new SubjectQuota(io.hbaseqos.operator.quota.Subject.user("*"), throttles, false), allUsers,
-        true);
+        true, Voice.ALL_USERS);
     s.setPlan(plan);
-    s.setMessage("all users together: " + s.getMessage().replace(" it would get about ", " they would get about ")
-        .replace(" it did in ", " they did in ").replace("of its requests", "of their requests")
-        .replace("slow it down by as much where its client waits and retries", "slow them down by as much where "
-            + "their clients wait and retry"));
     if (before != null && s.sameReading(before)) {
       return before;
     }
@@ -70,20 +66,31 @@ public final class DryRunPrediction {
     return s;
   }
 
+  /** Whom a message speaks of: one tenant, or every user together. */
+  record Voice(String prefix, String they, String them, String their, String clientRetries) {
+    static final Voice TENANT = new Voice("", "it", "it", "its", "its client waits and retries");
+    static final Voice ALL_USERS = new Voice("all users together: ", "they", "them", "their",
+        "their clients wait and retry");
+  }
+
   static DryRunStatus of(SubjectQuota plan, Usage u, boolean measurable) {
+    return of(plan, u, measurable, Voice.TENANT);
+  }
+
+  private static DryRunStatus of(SubjectQuota plan, Usage u, boolean measurable, Voice voice) {
     DryRunStatus s = new DryRunStatus();
     s.setPlan(plan.describe());
     String unseen = unseen(plan);
     Map<ThrottleKind, Limit> limits = plan.throttles().entrySet().stream()
         .filter(e -> PREDICTED.contains(e.getKey())).collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
     if (!measurable) {
-      s.setMessage("no prediction: HBase does not count a user's requests on one table or namespace apart"
+      s.setMessage(voice.prefix() + "no prediction: HBase does not count a user's requests on one table or namespace apart"
           + "; nothing is written to HBase");
       return s;
     }
     if (u == null) {
-      s.setMessage("no prediction yet: it needs two samples of the RegionServers' metrics, one resync period apart"
-          + "; nothing is written to HBase");
+      s.setMessage(voice.prefix() + "no prediction yet: it needs two samples of the RegionServers' metrics, one resync "
+          + "period apart; nothing is written to HBase");
       return s;
     }
     List<DryRunStatus.Server> servers = new ArrayList<>();
@@ -131,13 +138,14 @@ public final class DryRunPrediction {
     s.setUpToOpsPerSecond(apart ? UsageReport.twoDigits(kept) : null);
     double refused = offered == 0 ? 0 : 1 - paced / offered;
     s.setRejectedPercent(percent(refused));
-    s.setMessage(words(plan, limits, u, offered, paced, apart ? kept : Double.NaN, refused, servers, refusedNow,
-        unseen));
+    s.setMessage(voice.prefix() + words(plan, limits, u, offered, paced, apart ? kept : Double.NaN, refused, servers,
+        refusedNow, unseen, voice));
     return s;
   }
 
   private static String words(SubjectQuota plan, Map<ThrottleKind, Limit> limits, Usage u, double offered,
-      double kept, double upTo, double refused, List<DryRunStatus.Server> servers, double refusedNow, String unseen) {
+      double kept, double upTo, double refused, List<DryRunStatus.Server> servers, double refusedNow, String unseen,
+      Voice v) {
     String span = Math.round(u.seconds()) + " s";
     StringBuilder m = new StringBuilder();
     if (limits.isEmpty()) {
@@ -147,33 +155,34 @@ public final class DryRunPrediction {
           .append(" HBase would refuse none");
     } else if (refused < 0.005) {
       DryRunStatus.Server busiest = servers.get(0);
-      m.append("under ").append(plan.describe()).append(" HBase would refuse none of its requests: ")
-          .append(busiest.getLimitPerSecond() == null ? "its requests meet no limit of the plan"
-              : "its busiest RegionServer saw " + UsageReport.rate(busiest.getRequestsPerSecond())
+      m.append("under ").append(plan.describe()).append(" HBase would refuse none of " + v.their() + " requests: ")
+          .append(busiest.getLimitPerSecond() == null ? v.their() + " requests meet no limit of the plan"
+              : v.their() + " busiest RegionServer saw " + UsageReport.rate(busiest.getRequestsPerSecond())
                   + " req/s of the " + UsageReport.rate(busiest.getLimitPerSecond()) + "/s it would allow")
           .append(" (last ").append(span).append(")");
     } else {
       DryRunStatus.Server worst = servers.stream().max(Comparator.comparing(DryRunStatus.Server::getRejectedPercent))
           .orElseThrow();
-      m.append("under ").append(plan.describe()).append(" it would get about ").append(UsageReport.rate(kept))
-          .append(" ops/s of the ").append(UsageReport.rate(u.opsPerSecond())).append(" it did in the last ")
+      m.append("under ").append(plan.describe()).append(" ").append(v.they()).append(" would get about ").append(UsageReport.rate(kept))
+          .append(" ops/s of the ").append(UsageReport.rate(u.opsPerSecond())).append(" ").append(v.they()).append(" did in the last ")
           .append(span);
       if (!Double.isNaN(upTo)) {
-        m.append(" (up to ").append(UsageReport.rate(upTo)).append(" if its requests to each RegionServer do not wait "
-            + "on one another)");
+        m.append(" (up to ").append(UsageReport.rate(upTo)).append(" if ").append(v.their())
+            .append(" requests to each RegionServer do not wait on one another)");
       }
       m.append(": HBase would refuse about ").append(Math.round(refused * 100))
-          .append("% of its requests");
+          .append("% of ").append(v.their()).append(" requests");
       if (servers.size() > 1) {
         m.append(" (").append(Math.round(worst.getRejectedPercent())).append("% on ").append(worst.getName())
             .append(")");
       }
-      m.append(", or slow it down by as much where its client waits and retries as HBase's does");
+      m.append(", or slow ").append(v.them()).append(" down by as much where ").append(v.clientRetries())
+          .append(" as HBase's does");
     }
     if (refusedNow > 0 && offered > 0) {
       m.append("; HBase refuses ").append(Math.round(refusedNow / offered * 100))
-          .append("% of its requests now, so what it would send above today's limit is not seen: a higher limit "
-              + "may be used more than predicted");
+          .append("% of ").append(v.their()).append(" requests now, so what ").append(v.they())
+          .append(" would send above today's limit is not seen: a higher limit may be used more than predicted");
     }
     if (unseen != null) {
       m.append("; not predicted: ").append(unseen).append(" (the metrics count requests, not their sizes, "
