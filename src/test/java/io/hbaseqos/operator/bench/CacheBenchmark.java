@@ -6,9 +6,7 @@ import static io.hbaseqos.operator.support.Resources.table;
 import static io.hbaseqos.operator.support.Resources.tenant;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.hbaseqos.operator.api.TenantQuota;
 import io.hbaseqos.operator.api.UsageStatus;
 import io.hbaseqos.operator.quota.ThrottleKind;
 import io.hbaseqos.operator.support.KubeApi;
@@ -16,19 +14,12 @@ import io.hbaseqos.operator.support.OperatorHarness;
 import io.hbaseqos.operator.support.StandaloneHBase;
 import io.hbaseqos.operator.support.TenantStatus;
 import io.hbaseqos.operator.support.ycsb.TenantLoad;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
-import org.apache.hadoop.hbase.TableName;
-import org.apache.hadoop.hbase.client.Admin;
-import org.apache.hadoop.hbase.client.CompactionState;
 
 /**
  * The seed's third finding at small scale, on a real standalone HBase 2.6.4: the same YCSB read
@@ -72,7 +63,7 @@ public final class CacheBenchmark {
       Properties big = workload("cache_big", bigRows);
       for (Properties w : List.of(fits, big)) {
         long t0 = System.nanoTime();
-        load(hbase, w, threads);
+        TenantLoad.loadInParallel(hbase.clientConfiguration(), w, threads);
         System.err.printf(Locale.ROOT, "loaded %s rows into %s in %.0f s%n", w.getProperty("recordcount"),
             w.getProperty("table"), (System.nanoTime() - t0) / 1e9);
       }
@@ -83,7 +74,7 @@ public final class CacheBenchmark {
         k8s.resource(tenant(ns, tbl.replace('_', '-'), "hb", table(tbl), t(ThrottleKind.REQUEST_NUMBER,
             "1000000req/sec"))).create();
       }
-      JsonNode server = serverBean(hbase);
+      JsonNode server = hbase.serverBean();
       long capacity = server.path("blockCacheSize").asLong() + server.path("blockCacheFreeSize").asLong();
       System.out.printf(Locale.ROOT, "# YCSB reads, uniform keys, %d threads, %d s per table after %d s of warm-up; "
           + "HBase heap %s, block cache %s of it: %d MiB; OS page cache %s%n", threads, seconds, seconds, heap, share,
@@ -97,7 +88,7 @@ public final class CacheBenchmark {
         try (TenantLoad load = TenantLoad.start(hbase.clientConfiguration(), "reader", w, threads)) {
           Thread.sleep(seconds * 1000L); // warm-up: the cache fills with what it can hold
           load.latencySinceLastCall();
-          JsonNode before = serverBean(hbase);
+          JsonNode before = hbase.serverBean();
           long ok0 = load.ok();
           long t0 = System.nanoTime();
           long end = t0 + seconds * 1_000_000_000L;
@@ -109,13 +100,13 @@ public final class CacheBenchmark {
           }
           double ops = (load.ok() - ok0) / ((System.nanoTime() - t0) / 1e9);
           var latency = load.latencySinceLastCall();
-          JsonNode after = serverBean(hbase);
+          JsonNode after = hbase.serverBean();
           long hits = after.path("blockCacheHitCount").asLong() - before.path("blockCacheHitCount").asLong();
           long misses = after.path("blockCacheMissCount").asLong() - before.path("blockCacheMissCount").asLong();
           long dataHits = after.path("blockCacheDataHitCount").asLong() - before.path("blockCacheDataHitCount").asLong();
           long dataMisses = after.path("blockCacheDataMissCount").asLong()
               - before.path("blockCacheDataMissCount").asLong();
-          UsageStatus u = DryRunBenchmark.await(() -> usage(k8s, ns, tbl.replace('_', '-')),
+          UsageStatus u = DryRunBenchmark.await(() -> TenantStatus.usage(k8s, ns, tbl.replace('_', '-')),
               x -> x.getCacheFit() != null && x.getDataBytes() != null, 120);
           System.out.printf(Locale.ROOT, "| %s | %s | %d MiB | %.1fx | %.0f | %.2f / %.2f | %.1f%% / %s | %s |%n", tbl,
               w.getProperty("recordcount"), u.getDataBytes() >> 20, u.getDataBytes() / (double) capacity, ops,
@@ -135,68 +126,5 @@ public final class CacheBenchmark {
     Properties w = TenantLoad.readWorkload(table, rows);
     w.setProperty("fieldcount", "10");
     return w;
-  }
-
-  /** Loads the table with YCSB's insert phase on {@code threads} threads, then flushes and compacts it. */
-  static void load(StandaloneHBase hbase, Properties w, int threads) throws Exception {
-    TableName name = TableName.valueOf(w.getProperty("table"));
-    int rows = Integer.parseInt(w.getProperty("recordcount"));
-    int per = (rows + threads - 1) / threads;
-    Thread[] loaders = new Thread[threads];
-    Exception[] failed = new Exception[1];
-    // the table, then each thread loads its own slice of the key space (YCSB's insertstart / insertcount)
-    TenantLoad.load(hbase.clientConfiguration(), "loader", slice(w, 0, 0));
-    for (int i = 0; i < threads; i++) {
-      int start = i * per;
-      int count = Math.min(per, rows - start);
-      if (count <= 0) {
-        continue;
-      }
-      loaders[i] = new Thread(() -> {
-        try {
-          TenantLoad.insert(hbase.clientConfiguration(), "loader", slice(w, start, count));
-        } catch (Exception e) {
-          failed[0] = e;
-        }
-      });
-      loaders[i].start();
-    }
-    for (Thread t : loaders) {
-      if (t != null) {
-        t.join();
-      }
-    }
-    if (failed[0] != null) {
-      throw failed[0];
-    }
-    try (Admin admin = hbase.admin()) {
-      admin.flush(name);
-      admin.majorCompact(name);
-      Thread.sleep(2000);
-      while (admin.getCompactionState(name) != CompactionState.NONE) {
-        Thread.sleep(1000);
-      }
-    }
-  }
-
-  static Properties slice(Properties w, int start, int count) {
-    Properties p = new Properties();
-    p.putAll(w);
-    p.setProperty("insertstart", String.valueOf(start));
-    p.setProperty("insertcount", String.valueOf(count));
-    return p;
-  }
-
-  static UsageStatus usage(KubernetesClient k8s, String ns, String name) {
-    TenantQuota tq = TenantStatus.get(k8s, ns, name);
-    return tq == null || tq.getStatus() == null ? null : tq.getStatus().getUsage();
-  }
-
-  /** The RegionServer's {@code Server} metrics bean from its own {@code /jmx}. */
-  static JsonNode serverBean(StandaloneHBase hbase) throws Exception {
-    HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
-        + hbase.regionServerInfoPort() + "/jmx?qry=Hadoop:service=HBase,name=RegionServer,sub=Server")).build(),
-        HttpResponse.BodyHandlers.ofString());
-    return new ObjectMapper().readTree(r.body()).path("beans").get(0);
   }
 }

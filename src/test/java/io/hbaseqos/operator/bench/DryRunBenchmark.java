@@ -68,8 +68,8 @@ public final class DryRunBenchmark {
         TenantLoad load = TenantLoad.start(hbase.clientConfiguration(), u, workload, threads, rate)) {
       k8s.resource(cluster(ns, "hb", hbase.connectionSpec(), resync + "s")).create();
       KubeApi.awaitClusterReady(ns, "hb");
-      rate(load, 10); // warm up: caches, JIT, connections
-      double free = rate(load, seconds);
+      load.rate(10); // warm up: caches, JIT, connections
+      double free = load.rate(seconds);
       System.out.printf(Locale.ROOT, "# YCSB reads as user %s, %d threads, %s; unthrottled %.0f ops/s; resync %d s%n",
           u, threads, rate > 0 ? "paced at " + Math.round(rate) + " ops/s" : "as fast as they can", free, resync);
       System.out.println();
@@ -96,8 +96,8 @@ public final class DryRunBenchmark {
         await(() -> QuotaTableRaw.userLimit(hbase, u, "read_num"), v -> v == limit, 60);
         Thread.sleep(3000); // the RegionServer reloads quotas on change (2.6.3+)
         Instant enforced = Instant.now();
-        double client = rate(load, seconds);
-        UsageStatus usage = await(() -> usage(k8s, ns, name), x -> x.getObservedTime() != null
+        double client = load.rate(seconds);
+        UsageStatus usage = await(() -> TenantStatus.usage(k8s, ns, name), x -> x.getObservedTime() != null
             && Instant.parse(x.getObservedTime()).isAfter(enforced) && x.getThrottledPercent() != null, 6L * resync);
         double slowed = Math.max(0, 1 - client / free) * 100;
         System.out.printf(Locale.ROOT, "| %d req/sec | %.0f | %.0f | %.1f%% | %.0f | %.1f%% | %.1f%% | %+.0f%% | %+.1f |%n",
@@ -119,19 +119,6 @@ public final class DryRunBenchmark {
   static DryRunStatus dryRun(KubernetesClient k8s, String ns, String name) {
     TenantQuota tq = TenantStatus.get(k8s, ns, name);
     return tq == null || tq.getStatus() == null ? null : tq.getStatus().getDryRun();
-  }
-
-  static UsageStatus usage(KubernetesClient k8s, String ns, String name) {
-    TenantQuota tq = TenantStatus.get(k8s, ns, name);
-    return tq == null || tq.getStatus() == null ? null : tq.getStatus().getUsage();
-  }
-
-  /** The client's own rate over {@code seconds}. */
-  static double rate(TenantLoad load, int seconds) throws InterruptedException {
-    long ok0 = load.ok();
-    long t0 = System.nanoTime();
-    Thread.sleep(seconds * 1000L);
-    return (load.ok() - ok0) / ((System.nanoTime() - t0) / 1e9);
   }
 
   /** Polls until {@code read} gives a value {@code done} accepts; fails after {@code seconds}. */

@@ -247,7 +247,7 @@ class MultiRegionServerIT {
           .setEnforcement(io.hbaseqos.operator.api.TenantQuotaSpec.Enforcement.Enforce));
       await().atMost(30, TimeUnit.SECONDS).until(() -> Long.valueOf(200).equals(rawLimit(u, "read_num")));
       Thread.sleep(3000); // both RegionServers reload quotas on change (2.6.3+)
-      double client = UsageIT.clientRate(load, 20);
+      double client = load.rate(20);
       System.out.printf(Locale.ROOT, "two RegionServers, enforced: the client got %.0f ops/s (predicted %.0f, "
           + "%+.0f%%; up to %.0f for independent requests)%n", client, d.getPredictedOpsPerSecond(),
           (d.getPredictedOpsPerSecond() / client - 1) * 100, d.getUpToOpsPerSecond());

@@ -15,6 +15,7 @@ import io.hbaseqos.operator.support.KubeApi;
 import io.hbaseqos.operator.support.OperatorHarness;
 import io.hbaseqos.operator.support.QuotaTableRaw;
 import io.hbaseqos.operator.support.StandaloneHBase;
+import io.hbaseqos.operator.support.TenantStatus;
 import io.hbaseqos.operator.support.ycsb.TenantLoad;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,19 +68,6 @@ class UsageIT {
     return ns;
   }
 
-  static UsageStatus usage(String ns, String name) {
-    TenantQuota tq = k8s.resources(TenantQuota.class).inNamespace(ns).withName(name).get();
-    return tq == null || tq.getStatus() == null ? null : tq.getStatus().getUsage();
-  }
-
-  /** The client's own rate over {@code seconds}. */
-  static double clientRate(TenantLoad load, int seconds) throws InterruptedException {
-    long ok0 = load.ok();
-    long t0 = System.nanoTime();
-    Thread.sleep(seconds * 1000L);
-    return (load.ok() - ok0) / ((System.nanoTime() - t0) / 1e9);
-  }
-
   @Test
   void anUnthrottledUsersUsageIsReportedSoonAfterItsLoadStartsAndAgreesWithTheClient() throws Exception {
     String ns = namespace("usage-user");
@@ -93,16 +81,16 @@ class UsageIT {
     try (TenantLoad load = TenantLoad.start(StandaloneHBase.shared().clientConfiguration(), u, workload, 2, 300)) {
       // within two sampling periods of the load starting (plus a reconcile): a usage that sees it
       await().atMost(2L * PERIOD_S + 15, TimeUnit.SECONDS).untilAsserted(() -> {
-        UsageStatus s = usage(ns, "reader");
+        UsageStatus s = TenantStatus.usage(k8s, ns, "reader");
         assertThat(s).isNotNull();
         assertThat(s.getReadOpsPerSecond()).isPositive();
       });
       double firstSeen = (System.nanoTime() - started) / 1e9;
       // steady: the operator's reading against the client's own count
-      double client = clientRate(load, 2 * PERIOD_S);
+      double client = load.rate(2 * PERIOD_S);
       await().atMost(3L * PERIOD_S, TimeUnit.SECONDS).untilAsserted(() ->
-          assertThat(usage(ns, "reader").getReadOpsPerSecond()).isBetween(client * 0.9, client * 1.1));
-      UsageStatus s = usage(ns, "reader");
+          assertThat(TenantStatus.usage(k8s, ns, "reader").getReadOpsPerSecond()).isBetween(client * 0.9, client * 1.1));
+      UsageStatus s = TenantStatus.usage(k8s, ns, "reader");
       System.out.printf(Locale.ROOT, "usage IT: a user's reads first reported %.1f s after its load started; the "
           + "client measured %.1f ops/s, status says %s (%s)%n", firstSeen, client, s.getReadOpsPerSecond(),
           s.getSummary());
@@ -142,31 +130,31 @@ class UsageIT {
         QuotaTableRaw.userLimit(StandaloneHBase.shared(), u, "req_num")));
     try (TenantLoad load = TenantLoad.start(StandaloneHBase.shared().clientConfiguration(), u, workload, 2)) {
       await().atMost(4L * PERIOD_S, TimeUnit.SECONDS).untilAsserted(() -> {
-        UsageStatus s = usage(ns, "capped");
+        UsageStatus s = TenantStatus.usage(k8s, ns, "capped");
         assertThat(s).isNotNull();
         assertThat(s.getThrottledPercent()).isGreaterThan(10.0);
         assertThat(s.getReadOpsPerSecond()).isPositive().isLessThan(40 * 1.5);
       });
-      UsageStatus s = usage(ns, "capped");
+      UsageStatus s = TenantStatus.usage(k8s, ns, "capped");
       // the table's own requests: everything the user read went to this table
-      double client = clientRate(load, 2 * PERIOD_S);
+      double client = load.rate(2 * PERIOD_S);
       await().atMost(4L * PERIOD_S, TimeUnit.SECONDS).untilAsserted(() -> {
-        UsageStatus tbl = usage(ns, "table");
+        UsageStatus tbl = TenantStatus.usage(k8s, ns, "table");
         assertThat(tbl).isNotNull();
         assertThat(tbl.getReadOpsPerSecond()).isBetween(client * 0.8, client * 1.4);
       });
       System.out.printf(Locale.ROOT, "usage IT: a user capped at 40 req/sec: %s; its client counted %.1f ops/s and "
           + "%d refused calls; the table reports %s%n", s.getSummary(), client, load.failed(),
-          usage(ns, "table").getSummary());
+          TenantStatus.usage(k8s, ns, "table").getSummary());
       assertThat(s.getLimitUsedPercent()).isBetween(50, 150);
       // the table's store files against the cluster's block cache, which the HBaseCluster reports as HBase's /jmx does
-      UsageStatus tbl = usage(ns, "table");
+      UsageStatus tbl = TenantStatus.usage(k8s, ns, "table");
       assertThat(tbl.getDataBytes()).isPositive();
       assertThat(tbl.getCacheFit()).startsWith("fits: its store files");
       io.hbaseqos.operator.api.BlockCacheStatus cache = k8s.resources(io.hbaseqos.operator.api.HBaseCluster.class)
           .inNamespace(ns).withName("hb").get().getStatus().getBlockCache();
       assertThat(cache).isNotNull();
-      com.fasterxml.jackson.databind.JsonNode jmx = serverBean();
+      com.fasterxml.jackson.databind.JsonNode jmx = StandaloneHBase.shared().serverBean();
       long capacity = jmx.path("blockCacheSize").asLong() + jmx.path("blockCacheFreeSize").asLong();
       System.out.printf(Locale.ROOT, "usage IT: the table holds %d bytes of store files (%s); the HBaseCluster's "
           + "block cache: %s, capacity %d bytes; /jmx says %d%n", tbl.getDataBytes(), tbl.getCacheFit(),
@@ -227,11 +215,5 @@ class UsageIT {
   }
 
   /** The RegionServer's {@code Server} metrics bean from its own {@code /jmx}. */
-  static com.fasterxml.jackson.databind.JsonNode serverBean() throws Exception {
-    java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest
-        .newBuilder(java.net.URI.create("http://127.0.0.1:" + StandaloneHBase.shared().regionServerInfoPort()
-            + "/jmx?qry=Hadoop:service=HBase,name=RegionServer,sub=Server")).build(),
-        java.net.http.HttpResponse.BodyHandlers.ofString());
-    return new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.body()).path("beans").get(0);
-  }
+
 }

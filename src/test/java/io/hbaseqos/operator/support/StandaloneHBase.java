@@ -192,6 +192,15 @@ public final class StandaloneHBase implements AutoCloseable {
     return zkPort;
   }
 
+  /** The in-process RegionServer's {@code Server} metrics bean, from its own {@code /jmx}. */
+  public com.fasterxml.jackson.databind.JsonNode serverBean() throws IOException, InterruptedException {
+    java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest
+        .newBuilder(java.net.URI.create("http://127.0.0.1:" + regionServerInfoPort()
+            + "/jmx?qry=Hadoop:service=HBase,name=RegionServer,sub=Server")).build(),
+        java.net.http.HttpResponse.BodyHandlers.ofString());
+    return new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.body()).path("beans").get(0);
+  }
+
   public int regionServerInfoPort() {
     return rsInfoPort;
   }

@@ -102,6 +102,58 @@ public final class TenantLoad implements AutoCloseable, TenantDB.Outcomes {
     }
   }
 
+  /**
+   * Creates the table and loads it with YCSB's insert phase on {@code threads} threads, each its own
+   * slice of the key space (YCSB's {@code insertstart} / {@code insertcount}), then flushes and
+   * major-compacts it: its rows are in store files, one per region.
+   */
+  public static void loadInParallel(Configuration conf, Properties w, int threads) throws Exception {
+    TableName name = TableName.valueOf(w.getProperty("table"));
+    int rows = Integer.parseInt(w.getProperty("recordcount"));
+    int per = (rows + threads - 1) / threads;
+    load(conf, "loader", slice(w, 0, 0));
+    List<Thread> loaders = new ArrayList<>();
+    Exception[] failed = new Exception[1];
+    for (int i = 0; i < threads; i++) {
+      int start = i * per;
+      int count = Math.min(per, rows - start);
+      if (count <= 0) {
+        continue;
+      }
+      Thread t = new Thread(() -> {
+        try {
+          insert(conf, "loader", slice(w, start, count));
+        } catch (Exception e) {
+          failed[0] = e;
+        }
+      });
+      t.start();
+      loaders.add(t);
+    }
+    for (Thread t : loaders) {
+      t.join();
+    }
+    if (failed[0] != null) {
+      throw failed[0];
+    }
+    try (Connection c = ConnectionFactory.createConnection(conf); Admin admin = c.getAdmin()) {
+      admin.flush(name);
+      admin.majorCompact(name);
+      Thread.sleep(2000);
+      while (admin.getCompactionState(name) != org.apache.hadoop.hbase.client.CompactionState.NONE) {
+        Thread.sleep(1000);
+      }
+    }
+  }
+
+  private static Properties slice(Properties w, int start, int count) {
+    Properties p = new Properties();
+    p.putAll(w);
+    p.setProperty("insertstart", String.valueOf(start));
+    p.setProperty("insertcount", String.valueOf(count));
+    return p;
+  }
+
   /** Starts {@code threads} threads running the workload's transactions as {@code user}, as fast as they can. */
   public static TenantLoad start(Configuration conf, String user, Properties workload, int threads) throws Exception {
     return start(conf, user, workload, threads, 0);
@@ -173,6 +225,14 @@ public final class TenantLoad implements AutoCloseable, TenantDB.Outcomes {
   /** Latencies (microseconds) of the successful operations since the previous call. */
   public Histogram latencySinceLastCall() {
     return latencies.getIntervalHistogram();
+  }
+
+  /** The client's own rate of successful operations over the next {@code seconds}. */
+  public double rate(int seconds) throws InterruptedException {
+    long ok0 = ok();
+    long t0 = System.nanoTime();
+    Thread.sleep(seconds * 1000L);
+    return (ok() - ok0) / ((System.nanoTime() - t0) / 1e9);
   }
 
   /** Successful operations so far. */
