@@ -484,9 +484,8 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
     String misfit = io.hbaseqos.operator.usage.CacheReport.planFit(plan.blockCache(), plan.replicas(), d.bytes(),
         tenants);
     if (misfit == null) {
-      status.set(Conditions.BLOCK_CACHE_FITS, true, "Fits", "the store files of its " + tenants + " table and "
-          + "namespace tenant(s) fit the block cache the plan gives (" + plan.replicas() + " x "
-          + Memory.quantity(plan.blockCache()) + ")");
+      status.set(Conditions.BLOCK_CACHE_FITS, true, "Fits", io.hbaseqos.operator.usage.CacheReport.planFits(
+          plan.blockCache(), plan.replicas(), tenants));
     } else {
       status.setNotingReason(Conditions.BLOCK_CACHE_FITS, false, "DoesNotFit", misfit,
           Decision.Note.warning("BlockCacheTooSmall", misfit));

@@ -123,6 +123,12 @@ public final class CacheReport {
         + "blockCacheFraction would hold more";
   }
 
+  /** That they fit, in the same words as {@link #planFit}. */
+  public static String planFits(long perServer, int servers, int tenants) {
+    return "the store files of its " + tenants + " table and namespace tenant(s) fit the block cache the plan gives ("
+        + servers + " x " + size(perServer) + ")";
+  }
+
   /**
    * Whether a table's or namespace's store files fit the cluster's block cache, in words (null: not
    * known). Reads of data the cache cannot hold go to the file system: the reference benchmark

@@ -412,6 +412,7 @@ class CrdValidationIT {
     create(policy("policy-rs-only", "{regionServer: [{type: REQUEST_SIZE, limit: 100M/sec}]}"));
     create(policy("policy-rpc-only", "{rpcThrottle: Disabled}"));
     create(policy("policy-request", "{regionServer: [{type: REQUEST_NUMBER, value: 5000}], exceedThrottle: Enabled}"));
+    create(policy("policy-dry-run", "{regionServer: [{type: READ_NUMBER, limit: 10req/sec}], enforcement: DryRun}"));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -427,6 +428,8 @@ class CrdValidationIT {
       "bad limit | {regionServer: [{type: READ_NUMBER, limit: 10M/sec}]} | wrong unit",
       "zero limit | {regionServer: [{type: READ_NUMBER, limit: 0req/sec}]} | greater than 0",
       "unknown switch | {rpcThrottle: On} | Unsupported value: \"On\"",
+      "unknown enforcement | {regionServer: [{type: READ_NUMBER, limit: 10req/sec}], enforcement: Audit} | Unsupported value: \"Audit\"",
+      "enforcement in lower case | {regionServer: [{type: READ_NUMBER, limit: 10req/sec}], enforcement: dryrun} | Unsupported value: \"dryrun\"",
   })
   void invalidThrottlePoliciesAreRejected(String what, String throttlePolicy, String message) {
     String name = "badpolicy-" + Integer.toHexString(what.hashCode());

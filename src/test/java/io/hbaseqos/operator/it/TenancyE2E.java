@@ -262,6 +262,60 @@ class TenancyE2E {
     }
   }
 
+  /** A field of alice's TenantQuota in {@code teamA}, read with her rights ({@code kubectl --as=alice get -o jsonpath}). */
+  static String asAlice(String name, String jsonPath) {
+    Kubectl.Result r = Kubectl.run("--as=alice", "-n", teamA, "get", "tq", name, "-o", "jsonpath={" + jsonPath + "}");
+    assertThat(r.exit()).as(r.output()).isZero();
+    return r.output().trim();
+  }
+
+  /**
+   * A team tries a limit on its own subject in dry run ({@code enforcement} is a field of its own
+   * TenantQuota): nothing is written, it reads the plan and the prediction with its own rights, and
+   * switching to Enforce writes exactly the plan. A dry run reaches no further than an enforced tenant
+   * (another team's subject is refused the same), and the platform's policy, dry run or not, stays out
+   * of its reach.
+   */
+  @Test
+  void aTeamDryRunsALimitOnItsOwnSubjectAndCannotTouchThePlatformsPolicy() throws Exception {
+    String user = ua + "dry";
+    String dry = tenantFile(teamA, "dry", "{user: " + user + "}",
+        "throttles: [{type: REQUEST_NUMBER, limit: 40req/sec}]\n  enforcement: DryRun");
+    Kubectl.Result r = Kubectl.run("--as=alice", "apply", "-f", dry);
+    assertThat(r.exit()).as(r.output()).isZero();
+    await().atMost(60, TimeUnit.SECONDS).ignoreExceptions().until(() ->
+        "DryRun".equals(asAlice("dry", ".status.conditions[?(@.type==\"Ready\")].reason")));
+    assertThat(asAlice("dry", ".status.conditions[?(@.type==\"Ready\")].message"))
+        .startsWith("dry run: nothing is written to HBase; Enforce would write REQUEST_NUMBER=40req/sec");
+    assertThat(asAlice("dry", ".status.dryRun.plan")).isEqualTo("REQUEST_NUMBER=40req/sec");
+    assertThat(asAlice("dry", ".status.dryRun.message")).endsWith("nothing is written to HBase");
+    assertThat(quotaTable()).as("nothing written for the dry run").doesNotContainKey("u." + user + " q:s");
+
+    // no further than an enforced tenant: another team's user, and no loop that would write
+    assertRefused(Kubectl.run("--as=alice", "apply", "-f", tenantFile(teamA, "x-dry", "{user: " + ub + "svc}",
+        "throttles: [{type: REQUEST_NUMBER, limit: 1req/sec}]\n  enforcement: DryRun")), "spec.subject.user",
+        "does not grant namespace " + teamA + " the HBase user " + ub + "svc");
+    assertRefused(Kubectl.run("--as=alice", "apply", "-f", tenantFile(teamA, "x-dry-cal", "{user: " + user + "2}",
+        "calibration: {targetOpsPerSecond: 100}\n  enforcement: DryRun")), "spec",
+        "enforcement DryRun cannot be combined with calibration or qos");
+    // the platform's policy: neither read nor dry-run nor enforced by a team
+    assertRefused(Kubectl.run("--as=alice", "-n", platform, "patch", "hbc", "shared", "--type=merge", "-p",
+        "{\"spec\":{\"throttlePolicy\":{\"enforcement\":\"DryRun\"}}}"), "forbidden", "User \"alice\" cannot");
+    assertThat(canI("alice", "patch", "hbaseclusters", platform)).isEqualTo("no");
+
+    // enforced by the team itself: exactly the plan
+    r = Kubectl.run("--as=alice", "-n", teamA, "patch", "tq", "dry", "--type=merge", "-p",
+        "{\"spec\":{\"enforcement\":\"Enforce\"}}");
+    assertThat(r.exit()).as(r.output()).isZero();
+    await().atMost(60, TimeUnit.SECONDS).until(() -> "req_num=40/SECONDS".equals(quotaTable().get("u." + user + " q:s")));
+    await().atMost(30, TimeUnit.SECONDS).ignoreExceptions().until(() ->
+        asAlice("dry", ".status.dryRun").isEmpty() && "True".equals(asAlice("dry",
+            ".status.conditions[?(@.type==\"Ready\")].status")));
+    r = Kubectl.run("--as=alice", "-n", teamA, "delete", "tq", "dry", "--wait=true", "--timeout=60s");
+    assertThat(r.exit()).as(r.output()).isZero();
+    assertThat(quotaTable()).doesNotContainKey("u." + user + " q:s");
+  }
+
   /** Alice's TenantQuota {@code name} for {@code user} at 300 req/sec, once the operator has made it Ready. */
   static void applyAsAliceAndAwaitReady(String name, String user) throws Exception {
     Kubectl.Result r = applyAs("alice", teamA, name, "{user: " + user + "}", "300req/sec");

@@ -190,6 +190,17 @@ class ThrottlePolicyIT {
       assertThat(d.getMessage()).startsWith("all users together: under READ_NUMBER=400req/sec");
       assertThat(raw("r.all") + raw("exceedThrottleQuota")).as("the policy's rows, raw").isEqualTo(before);
 
+      // across an operator restart: the new operator reads the policy on three resyncs and writes none of it
+      operator = operator.restarted();
+      String key = ClusterConnections.key(ns, "hb");
+      await().atMost(60, TimeUnit.SECONDS).until(() -> operator.hbaseCalls(key, "regionServerPolicy") >= 3);
+      assertThat(operator.hbaseCalls(key, "setRegionServerPolicy")).as("no policy write after the restart").isZero();
+      assertThat(raw("r.all") + raw("exceedThrottleQuota")).as("the policy's rows, raw, after the restart")
+          .isEqualTo(before);
+      assertThat(hc().getStatus().condition("ThrottlePolicyApplied").map(x -> x.getReason()).orElse(null))
+          .isEqualTo("DryRun");
+      assertThat(hc().getStatus().getThrottlePolicyDryRun().getPlan()).isEqualTo(d.getPlan());
+
       k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").edit(c -> {
         c.getSpec().getThrottlePolicy().setEnforcement(io.hbaseqos.operator.api.TenantQuotaSpec.Enforcement.Enforce);
         return c;

@@ -91,6 +91,8 @@ class UsageReportTest {
         + "tenant(s) (20G on disk) are 2.5x the block cache the plan gives (2 x 4G): reads of what is not cached go to "
         + "the file system, many times slower; a larger heap, more RegionServers or a larger blockCacheFraction would "
         + "hold more");
+    assertThat(CacheReport.planFits(12 * g, 8, 3)).as("in the same units").isEqualTo("the store files of its 3 table "
+        + "and namespace tenant(s) fit the block cache the plan gives (8 x 12G)");
   }
 
   @Test
