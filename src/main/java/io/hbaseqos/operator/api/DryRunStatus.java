@@ -46,6 +46,109 @@ public class DryRunStatus {
   /** When this prediction was first made. */
   private String observedTime;
 
+  /**
+   * What the calibration loop had learnt of the tenant when its calibration gave way to this dry run,
+   * kept while the dry run lasts (absent: it was not calibrated, or had learnt nothing yet).
+   */
+  private Learnt learnt;
+  /**
+   * Operations per second the learnt response predicts at the plan's limit of the same throttle (absent:
+   * nothing learnt, the plan has no such limit, or it is too far from where the loop learnt).
+   */
+  private Double learntOpsPerSecond;
+
+  public Learnt getLearnt() {
+    return learnt;
+  }
+
+  public void setLearnt(Learnt learnt) {
+    this.learnt = learnt;
+  }
+
+  public Double getLearntOpsPerSecond() {
+    return learntOpsPerSecond;
+  }
+
+  public void setLearntOpsPerSecond(Double learntOpsPerSecond) {
+    this.learntOpsPerSecond = learntOpsPerSecond;
+  }
+
+  /**
+   * How the tenant's ops/s answered its limit near where the calibration loop last held it: at
+   * {@code limit} per second of {@code throttle} ({@code scope}) it did {@code opsPerSecond}, and
+   * {@code elasticity} is d ln(ops) / d ln(limit) there.
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public static class Learnt {
+    private String throttle;
+    private Long limit;
+    private String scope;
+    private Double opsPerSecond;
+    private Double elasticity;
+
+    public Learnt() {}
+
+    public Learnt(String throttle, Long limit, String scope, Double opsPerSecond, Double elasticity) {
+      this.throttle = throttle;
+      this.limit = limit;
+      this.scope = scope;
+      this.opsPerSecond = opsPerSecond;
+      this.elasticity = elasticity;
+    }
+
+    public String getThrottle() {
+      return throttle;
+    }
+
+    public void setThrottle(String throttle) {
+      this.throttle = throttle;
+    }
+
+    public Long getLimit() {
+      return limit;
+    }
+
+    public void setLimit(Long limit) {
+      this.limit = limit;
+    }
+
+    public String getScope() {
+      return scope;
+    }
+
+    public void setScope(String scope) {
+      this.scope = scope;
+    }
+
+    public Double getOpsPerSecond() {
+      return opsPerSecond;
+    }
+
+    public void setOpsPerSecond(Double opsPerSecond) {
+      this.opsPerSecond = opsPerSecond;
+    }
+
+    public Double getElasticity() {
+      return elasticity;
+    }
+
+    public void setElasticity(Double elasticity) {
+      this.elasticity = elasticity;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Learnt l && Objects.equals(throttle, l.throttle) && Objects.equals(limit, l.limit)
+          && Objects.equals(scope, l.scope) && Objects.equals(opsPerSecond, l.opsPerSecond)
+          && Objects.equals(elasticity, l.elasticity);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(throttle, limit, scope, opsPerSecond, elasticity);
+    }
+  }
+
   /** How many servers status lists. */
   public static final int MAX_SERVERS = 16;
 
@@ -114,14 +217,16 @@ public class DryRunStatus {
 
   /**
    * The same prediction, as far as anyone acts on it: the same plan and the same kind of message, ops/s within a
-   * tenth (or 1/s), the refused share within two points. Servers and times are not compared.
+   * tenth (or 1/s), the refused share within two points, the same learnt response and its prediction within a
+   * tenth. Servers and times are not compared.
    */
   @JsonIgnore
   public boolean sameReading(DryRunStatus o) {
     return o != null && Objects.equals(plan, o.plan) && Objects.equals(kind(message), kind(o.message))
         && Readings.close(measuredOpsPerSecond, o.measuredOpsPerSecond)
         && Readings.close(predictedOpsPerSecond, o.predictedOpsPerSecond)
-        && Readings.within(rejectedPercent, o.rejectedPercent, 2);
+        && Readings.within(rejectedPercent, o.rejectedPercent, 2) && Objects.equals(learnt, o.learnt)
+        && Readings.close(learntOpsPerSecond, o.learntOpsPerSecond);
   }
 
   private static String kind(String m) {

@@ -3,9 +3,11 @@ package io.hbaseqos.operator.reconciler;
 import io.hbaseqos.operator.api.AppliedThrottle;
 import io.hbaseqos.operator.api.Conditions;
 import io.hbaseqos.operator.api.DesiredQuotas;
+import io.hbaseqos.operator.api.DryRunStatus;
 import io.hbaseqos.operator.api.HBaseCluster;
 import io.hbaseqos.operator.api.NamespaceStatus;
 import io.hbaseqos.operator.api.TenantQuota;
+import io.hbaseqos.operator.usage.DryRunPrediction;
 import io.hbaseqos.operator.usage.UsageReport;
 import io.hbaseqos.operator.api.TenantQuotaSpec;
 import io.hbaseqos.operator.api.TenantQuotaStatus;
@@ -444,7 +446,8 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
   /**
    * Enforcement DryRun: the plan is validated and made, nothing is written to HBase (what it holds for
    * the subject stays, also what this resource wrote while it enforced), and status says what HBase
-   * would do with the plan, from the tenant's measured requests.
+   * would do with the plan, from the tenant's measured requests and, for a tenant whose calibration gave
+   * way to the dry run, from what the loop had learnt of it.
    */
   private void dryRun(Pass p, ClusterState cluster, SubjectQuota plan) throws IOException {
     if (p.old.getQos() != null || p.old.getCalibration() != null) {
@@ -464,11 +467,27 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
     }
     SubjectQuota inHBase = report(p, cluster, plan.subject());
     boolean measurable = io.hbaseqos.operator.hbase.TenantCounters.measurable(plan.subject());
-    p.st.setDryRun(io.hbaseqos.operator.usage.DryRunPrediction.next(plan, measurable ? cluster.usage(plan.subject())
-        : null, measurable, p.old.getDryRun(), p.now));
+    // what calibration learnt, taken when its calibration gives way to the dry run, then kept with it
+    DryRunStatus.Learnt learnt = p.old.getDryRun() == null ? null : p.old.getDryRun().getLearnt();
+    if (p.old.getCalibration() != null) {
+      learnt = DryRunPrediction.learnt(p.old.getCalibration(), heldScope(inHBase, p.old.getCalibration()));
+    }
+    p.st.setDryRun(DryRunPrediction.next(plan, measurable ? cluster.usage(plan.subject()) : null, measurable,
+        p.old.getDryRun(), learnt, p.now));
     String msg = "dry run: nothing is written to HBase; Enforce would write " + plan.describe() + " (HBase holds "
         + inHBase.describe() + " for " + plan.subject() + ")";
     p.status.setNotingMessage(Conditions.READY, true, "DryRun", msg, Decision.Note.normal("DryRun", msg));
+  }
+
+  /** The scope of the limit HBase holds for the throttle calibration moved (MACHINE when it holds none). */
+  private static io.hbaseqos.operator.quota.Limit.Scope heldScope(SubjectQuota inHBase,
+      io.hbaseqos.operator.api.CalibrationStatus c) {
+    for (var e : inHBase.throttles().entrySet()) {
+      if (e.getKey().name().equals(c.getThrottle())) {
+        return e.getValue().scope();
+      }
+    }
+    return io.hbaseqos.operator.quota.Limit.Scope.MACHINE;
   }
 
   /**

@@ -42,7 +42,14 @@ public final class DryRunPrediction {
    * @param before the status now; returned as it is when this prediction reads the same
    */
   public static DryRunStatus next(SubjectQuota plan, Usage u, boolean measurable, DryRunStatus before, Instant now) {
+    return next(plan, u, measurable, before, before == null ? null : before.getLearnt(), now);
+  }
+
+  /** As {@link #next(SubjectQuota, Usage, boolean, DryRunStatus, Instant)}, with what calibration learnt (or null). */
+  public static DryRunStatus next(SubjectQuota plan, Usage u, boolean measurable, DryRunStatus before,
+      DryRunStatus.Learnt learnt, Instant now) {
     DryRunStatus s = of(plan, u, measurable);
+    fromLearnt(s, plan, learnt);
     if (before != null && s.sameReading(before)) {
       return before;
     }
@@ -189,6 +196,69 @@ public final class DryRunPrediction {
           + "capacity units or handler time)");
     }
     return m.append("; nothing is written to HBase").toString();
+  }
+
+  /** How far from the limit it was learnt at a learnt response is used: at most twice or half of it. */
+  static final double LEARNT_REACH = 2;
+
+  /**
+   * What calibration learnt of a tenant, from its status when its calibration gives way to a dry run
+   * (null: it had learnt nothing yet). {@code scope} is that of the limit HBase held for it.
+   */
+  public static DryRunStatus.Learnt learnt(io.hbaseqos.operator.api.CalibrationStatus c, Limit.Scope scope) {
+    if (c == null || c.getThrottle() == null || c.getLimit() == null || c.getLimit() <= 0
+        || c.getObservedOpsPerSecond() == null || c.getElasticity() == null) {
+      return null;
+    }
+    return new DryRunStatus.Learnt(c.getThrottle(), c.getLimit(), scope.name(), c.getObservedOpsPerSecond(),
+        c.getElasticity());
+  }
+
+  /**
+   * A second prediction from the tenant's learnt response: ops scale as the limit to the power of the
+   * elasticity, near where it was learnt (a tenant whose demand, not its limit, set its ops has an
+   * elasticity near 0, and keeps its ops). It sees what the requests cannot: demand a limit held back.
+   */
+  static void fromLearnt(DryRunStatus s, SubjectQuota plan, DryRunStatus.Learnt l) {
+    if (l == null) {
+      return;
+    }
+    ThrottleKind kind;
+    Limit.Scope scope;
+    try {
+      kind = ThrottleKind.valueOf(l.getThrottle());
+      scope = Limit.Scope.valueOf(l.getScope());
+    } catch (IllegalArgumentException | NullPointerException e) {
+      return; // not what this operator writes: nothing learnt
+    }
+    if (l.getLimit() == null || l.getLimit() <= 0 || l.getOpsPerSecond() == null || l.getElasticity() == null) {
+      return;
+    }
+    s.setLearnt(l);
+    String what = "calibration learnt that under " + kind + "=" + io.hbaseqos.operator.quota.LimitSyntax.format(kind,
+        new Limit(l.getLimit(), java.util.concurrent.TimeUnit.SECONDS, scope))
+        + (scope == Limit.Scope.CLUSTER ? "(cluster)" : "") + " it did " + UsageReport.rate(l.getOpsPerSecond())
+        + " ops/s, with an elasticity of " + l.getElasticity();
+    Limit at = plan.throttles().get(kind);
+    String said;
+    if (at == null) {
+      said = what + "; the plan holds no " + kind + " limit to apply it to";
+    } else if (at.scope() != scope) {
+      said = what + "; the plan's " + kind + " limit is " + at.scope() + ", not comparable";
+    } else {
+      double ratio = at.perSecond() / l.getLimit();
+      if (ratio > LEARNT_REACH || ratio < 1 / LEARNT_REACH) {
+        said = what + "; the plan's " + UsageReport.rate(at.perSecond()) + "/s is too far from it to say";
+      } else {
+        double ops = l.getOpsPerSecond() * Math.pow(ratio, l.getElasticity());
+        s.setLearntOpsPerSecond(UsageReport.twoDigits(ops));
+        said = what + ": at the plan's " + UsageReport.rate(at.perSecond()) + "/s that gives about "
+            + UsageReport.rate(ops) + " ops/s";
+      }
+    }
+    String end = "; nothing is written to HBase";
+    String m = s.getMessage();
+    s.setMessage(m.endsWith(end) ? m.substring(0, m.length() - end.length()) + "; " + said + end : m + "; " + said);
   }
 
   /** The throttles of the plan a prediction cannot cover, or null. */

@@ -132,7 +132,49 @@ class CalibrationIT {
       // a stale hand-set limit, a third of the target: the loop has to find its way up
       calibrate("jmx", load, target, target / 3, c -> c.setSource(CalibrationSpec.Source.HBase));
       restartAndCheckTheLoopResumes("jmx", load, target);
+      dryRunFromWhatTheLoopLearnt("jmx", load);
     }
+  }
+
+  /**
+   * The converged tenant's calibration gives way to a dry run of 70% of its limit: the dry run keeps
+   * what the loop had learnt (its ops at its limit, its elasticity) and predicts from it at once,
+   * before any sample of its requests; nothing is written; enforced, the client gets about that.
+   */
+  static void dryRunFromWhatTheLoopLearnt(String name, TwoTenants load) throws Exception {
+    CalibrationStatus c = calibration(name);
+    long planned = Math.round(c.getLimit() * 0.7);
+    io.hbaseqos.operator.support.Resources.edit(k8s, TenantQuota.class, ns, name, x -> {
+      x.getSpec().setCalibration(null);
+      x.getSpec().setThrottles(new ArrayList<>(List.of(t(ThrottleKind.READ_NUMBER, planned + "req/sec"))));
+      x.getSpec().setEnforcement(TenantQuotaSpec.Enforcement.DryRun);
+    });
+    await().atMost(60, TimeUnit.SECONDS).ignoreExceptions().untilAsserted(() ->
+        assertThat(dryRun(name).getLearntOpsPerSecond()).isNotNull());
+    io.hbaseqos.operator.api.DryRunStatus d = dryRun(name);
+    System.out.printf(Locale.ROOT, "calibration IT %s: dry run of %d req/sec after converging at %d: %s%n", name,
+        planned, c.getLimit(), d.getMessage());
+    assertThat(d.getLearnt().getLimit()).isEqualTo(c.getLimit());
+    assertThat(d.getLearnt().getElasticity()).isEqualTo(c.getElasticity());
+    assertThat(d.getLearnt().getOpsPerSecond()).isEqualTo(c.getObservedOpsPerSecond());
+    assertThat(QuotaTableRaw.userLimit(StandaloneHBase.shared(), load.tUser, "read_num"))
+        .as("nothing written: HBase holds the loop's last limit").isEqualTo(c.getLimit());
+
+    io.hbaseqos.operator.support.Resources.edit(k8s, TenantQuota.class, ns, name, x -> x.getSpec()
+        .setEnforcement(TenantQuotaSpec.Enforcement.Enforce));
+    await().atMost(30, TimeUnit.SECONDS).until(() -> Long.valueOf(planned).equals(
+        QuotaTableRaw.userLimit(StandaloneHBase.shared(), load.tUser, "read_num")));
+    Thread.sleep(3000); // the RegionServer reloads quotas on change (2.6.3+)
+    double client = load.measure(PERIOD_S).tOps();
+    System.out.printf(Locale.ROOT, "calibration IT %s: enforced %d req/sec, the client got %.0f ops/s (learnt "
+        + "prediction %.0f, %+.0f%%)%n", name, planned, client, d.getLearntOpsPerSecond(),
+        (d.getLearntOpsPerSecond() / client - 1) * 100);
+    assertThat(client).isBetween(d.getLearntOpsPerSecond() * 0.75, d.getLearntOpsPerSecond() * 1.25);
+  }
+
+  static io.hbaseqos.operator.api.DryRunStatus dryRun(String name) {
+    TenantQuota tq = k8s.resources(TenantQuota.class).inNamespace(ns).withName(name).get();
+    return tq.getStatus().getDryRun();
   }
 
   /**

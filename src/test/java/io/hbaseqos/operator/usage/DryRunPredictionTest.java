@@ -139,4 +139,66 @@ class DryRunPredictionTest {
         usage(new double[] {900, 0, 0}), true, first, NOW).getPlan()).as("another plan").isEqualTo(
             "READ_NUMBER=400req/sec");
   }
+
+  static io.hbaseqos.operator.api.CalibrationStatus calibrated(long limit, double ops, double elasticity) {
+    io.hbaseqos.operator.api.CalibrationStatus c = new io.hbaseqos.operator.api.CalibrationStatus();
+    c.setThrottle("READ_NUMBER");
+    c.setLimit(limit);
+    c.setObservedOpsPerSecond(ops);
+    c.setElasticity(elasticity);
+    return c;
+  }
+
+  @Test
+  void whatCalibrationLearntScalesTheOpsItSawByTheLimitToThePowerOfItsElasticity() {
+    DryRunStatus.Learnt l = DryRunPrediction.learnt(calibrated(1000, 2270, 0.9), Limit.Scope.MACHINE);
+    DryRunStatus s = DryRunPrediction.next(plan(ThrottleKind.READ_NUMBER, perSecond(700, Limit.Scope.MACHINE)),
+        usage(new double[] {1000, 0, 0}), true, null, l, NOW);
+    assertThat(s.getLearnt()).isEqualTo(l);
+    // 2270 x 0.7^0.9 = 1648, to two digits as status gives rates
+    assertThat(s.getLearntOpsPerSecond()).isEqualTo(1600);
+    assertThat(s.getMessage()).contains("; calibration learnt that under READ_NUMBER=1000req/sec it did 2.3k ops/s, "
+        + "with an elasticity of 0.9: at the plan's 700/s that gives about 1.6k ops/s; nothing is written to HBase");
+    // and it is kept with the dry run: the next reading carries it without being told again
+    DryRunStatus later = DryRunPrediction.next(plan(ThrottleKind.READ_NUMBER, perSecond(700, Limit.Scope.MACHINE)),
+        usage(new double[] {500, 0, 0}), true, s, NOW.plusSeconds(10));
+    assertThat(later).isNotSameAs(s);
+    assertThat(later.getLearnt()).isEqualTo(l);
+    assertThat(later.getLearntOpsPerSecond()).isEqualTo(s.getLearntOpsPerSecond());
+  }
+
+  @Test
+  void aTenantItsDemandHeldBackKeepsItsOpsAndALimitFarFromWhereItWasLearntIsNotGuessed() {
+    DryRunStatus.Learnt demand = DryRunPrediction.learnt(calibrated(1000, 400, 0.0), Limit.Scope.MACHINE);
+    DryRunStatus s = DryRunPrediction.next(plan(ThrottleKind.READ_NUMBER, perSecond(600, Limit.Scope.MACHINE)),
+        null, true, null, demand, NOW);
+    assertThat(s.getLearntOpsPerSecond()).as("elasticity 0: its demand, not its limit, set its ops").isEqualTo(400);
+    assertThat(s.getMessage()).startsWith("no prediction yet").contains("that gives about 400 ops/s");
+
+    DryRunStatus.Learnt l = DryRunPrediction.learnt(calibrated(1000, 2270, 1.0), Limit.Scope.MACHINE);
+    DryRunStatus far = DryRunPrediction.next(plan(ThrottleKind.READ_NUMBER, perSecond(3000, Limit.Scope.MACHINE)),
+        null, true, null, l, NOW);
+    assertThat(far.getLearntOpsPerSecond()).isNull();
+    assertThat(far.getMessage()).contains("the plan's 3k/s is too far from it to say");
+    DryRunStatus cluster = DryRunPrediction.next(plan(ThrottleKind.READ_NUMBER, perSecond(1000, Limit.Scope.CLUSTER)),
+        null, true, null, l, NOW);
+    assertThat(cluster.getLearntOpsPerSecond()).isNull();
+    assertThat(cluster.getMessage()).contains("the plan's READ_NUMBER limit is CLUSTER, not comparable");
+    DryRunStatus other = DryRunPrediction.next(plan(ThrottleKind.WRITE_NUMBER, perSecond(1000, Limit.Scope.MACHINE)),
+        null, true, null, l, NOW);
+    assertThat(other.getMessage()).contains("the plan holds no READ_NUMBER limit to apply it to");
+  }
+
+  @Test
+  void nothingLearntUntilTheLoopHasAnElasticityAndAStatusNotOfThisOperatorIsIgnored() {
+    io.hbaseqos.operator.api.CalibrationStatus young = calibrated(1000, 2270, 1.0);
+    young.setElasticity(null);
+    assertThat(DryRunPrediction.learnt(young, Limit.Scope.MACHINE)).isNull();
+    assertThat(DryRunPrediction.learnt(null, Limit.Scope.MACHINE)).isNull();
+    DryRunStatus.Learnt odd = new DryRunStatus.Learnt("NOT_A_THROTTLE", 1000L, "MACHINE", 10.0, 1.0);
+    DryRunStatus s = DryRunPrediction.next(plan(ThrottleKind.READ_NUMBER, perSecond(700, Limit.Scope.MACHINE)),
+        null, true, null, odd, NOW);
+    assertThat(s.getLearnt()).isNull();
+    assertThat(s.getLearntOpsPerSecond()).isNull();
+  }
 }
