@@ -68,15 +68,25 @@ final class RegionServerMetrics {
    *
    * @param sampled read from {@code /prometheus} (as they are now), not from the {@code /jmx} cache
    */
-  record Sample(Map<String, Double> values, String problem, boolean sampled) {
+  record Sample(Map<String, Double> values, String problem, boolean sampled, boolean unanswered) {
+    Sample(Map<String, Double> values, String problem, boolean sampled) {
+      this(values, problem, sampled, false);
+    }
+
     static Sample failed(String problem) {
       return new Sample(null, problem, false);
+    }
+
+    /** The server did not answer in time: its breaker opens. */
+    static Sample silent(String problem) {
+      return new Sample(null, problem, false, true);
     }
   }
 
   private final InfoServerHttp http;
   private final Clock clock;
   private final Executor pool;
+  private final InfoPortBreakers breakers;
   /** The last reading of all users (null: none within its reuse). */
   private Reading last;
   /** How long after a read of all users (latency protection's) other reads keep their windows for the next one. */
@@ -94,6 +104,7 @@ final class RegionServerMetrics {
     this.http = http;
     this.clock = clock;
     this.pool = pool;
+    this.breakers = new InfoPortBreakers(clock);
   }
 
   /**
@@ -237,9 +248,21 @@ final class RegionServerMetrics {
 
   /** Reads every server at once, each within its own timeout: the metrics whose names contain {@code query}. */
   private Map<String, Sample> readAll(Map<String, Map.Entry<String, Integer>> servers, String query) {
+    breakers.retain(servers.keySet());
     Map<String, CompletableFuture<Sample>> reads = new LinkedHashMap<>();
-    servers.forEach((name, hostPort) -> reads.put(name,
-        CompletableFuture.supplyAsync(() -> fetch(hostPort.getKey(), hostPort.getValue(), query), pool)));
+    Map<String, Sample> refused = new HashMap<>();
+    servers.forEach((name, hostPort) -> {
+      String refusal = breakers.refusal(name);
+      if (refusal == null) {
+        reads.put(name, CompletableFuture.supplyAsync(() -> fetch(hostPort.getKey(), hostPort.getValue(), query),
+            pool));
+      } else {
+        refused.put(name, Sample.failed(refusal));
+        if (breakers.probeDue(name)) {
+          probe(name, hostPort);
+        }
+      }
+    });
     Map<String, Sample> read = new LinkedHashMap<>();
     // one deadline for all: a server that sent its headers and then stalls its body is not waited for
     // beyond it (the request timeout covers only the wait for headers), and it holds no lock longer
@@ -249,7 +272,7 @@ final class RegionServerMetrics {
         read.put(name, f.get(Math.max(0, deadline - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS));
       } catch (java.util.concurrent.TimeoutException e) {
         f.cancel(true);
-        read.put(name, Sample.failed("no whole answer within " + READ_DEADLINE.toMillis() + " ms"));
+        read.put(name, Sample.silent("no whole answer within " + READ_DEADLINE.toMillis() + " ms"));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         read.put(name, Sample.failed("interrupted"));
@@ -257,7 +280,40 @@ final class RegionServerMetrics {
         read.put(name, Sample.failed(String.valueOf(e.getCause())));
       }
     });
-    return read;
+    read.forEach((name, sample) -> {
+      if (sample.unanswered()) {
+        breakers.silent(name, sample.problem());
+      } else {
+        breakers.answered(name);
+      }
+    });
+    // in the order given, the servers not asked among them
+    Map<String, Sample> all = new LinkedHashMap<>();
+    servers.keySet().forEach(name -> all.put(name, read.containsKey(name) ? read.get(name) : refused.get(name)));
+    return all;
+  }
+
+  /** Asks a server whose breaker is open, off the read path; its first answer closes the breaker. */
+  private void probe(String name, Map.Entry<String, Integer> hostPort) {
+    CompletableFuture.runAsync(() -> {
+      try {
+        // the JVM's runtime bean: small, and no metrics source is sampled (no histogram is reset)
+        http.get(hostPort.getKey(), hostPort.getValue(), "/jmx?qry=java.lang:type%3DRuntime", TIMEOUT);
+        breakers.answered(name);
+      } catch (java.net.http.HttpTimeoutException e) {
+        breakers.silent(name, null);
+      } catch (IOException e) {
+        breakers.answered(name); // it refused or broke the connection at once: nothing to wait for
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        breakers.silent(name, null);
+      }
+    }, pool);
+  }
+
+  /** Whether reads skip {@code server} now, for tests. */
+  boolean skips(String server) {
+    return breakers.isOpen(server);
   }
 
   private Sample fetch(String host, int port, String query) {
@@ -285,6 +341,8 @@ final class RegionServerMetrics {
         }
       }
       return new Sample(values, null, true);
+    } catch (java.net.http.HttpTimeoutException e) {
+      return Sample.silent("metrics unreadable (" + InfoServerHttp.describe(e) + ")");
     } catch (IOException e) {
       return Sample.failed("metrics unreadable (" + InfoServerHttp.describe(e) + ")");
     } catch (InterruptedException e) {

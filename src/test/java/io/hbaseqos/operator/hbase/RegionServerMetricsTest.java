@@ -126,6 +126,76 @@ class RegionServerMetricsTest {
         .isLessThan(RegionServerMetrics.TIMEOUT.toMillis() * 2 + 1_500);
   }
 
+  /**
+   * A server that stops answering costs one timeout: after it, reads fail for it at once, naming it,
+   * while one probe at a time asks it off the read path; once it answers the probe, it is read again.
+   */
+  @Test
+  void aServerThatStopsAnsweringIsSkippedUntilItAnswersAProbe() throws Exception {
+    java.util.concurrent.atomic.AtomicBoolean hang = new java.util.concurrent.atomic.AtomicBoolean(true);
+    java.util.concurrent.atomic.AtomicInteger probes = new java.util.concurrent.atomic.AtomicInteger();
+    fast = server(0);
+    slow = server(0);
+    // the same server, hung on every path while asked to be
+    HttpServer hung = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    hung.setExecutor(Executors.newCachedThreadPool());
+    hung.createContext("/", ex -> {
+      if (ex.getRequestURI().getPath().equals("/jmx")) {
+        probes.incrementAndGet();
+      }
+      while (hang.get()) {
+        try {
+          Thread.sleep(50);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+      java.net.HttpURLConnection c = (java.net.HttpURLConnection) java.net.URI.create("http://127.0.0.1:"
+          + slow.getAddress().getPort() + ex.getRequestURI()).toURL().openConnection();
+      byte[] b = c.getInputStream().readAllBytes();
+      ex.sendResponseHeaders(c.getResponseCode(), b.length);
+      ex.getResponseBody().write(b);
+      ex.close();
+    });
+    hung.start();
+    try {
+      MutableClock clock = new MutableClock(java.time.Instant.parse("2026-11-27T03:00:00Z"));
+      RegionServerMetrics m = new RegionServerMetrics(new InfoServerHttp(false, Duration.ofSeconds(1),
+          Negotiator.NONE), clock, pool);
+      Map<String, Map.Entry<String, Integer>> servers = new LinkedHashMap<>();
+      servers.put("rs1", Map.entry("127.0.0.1", fast.getAddress().getPort()));
+      servers.put("rs-hung", Map.entry("127.0.0.1", hung.getAddress().getPort()));
+      long t0 = System.nanoTime();
+      assertThatThrownBy(() -> m.userCounters(servers, "alice", Set.of("get"), null))
+          .isInstanceOf(MetricsUnavailableException.class).hasMessageContaining("rs-hung");
+      long first = (System.nanoTime() - t0) / 1_000_000;
+      assertThat(m.skips("rs-hung")).isTrue();
+      // a reading newer than the last is asked for (as after a quota write): the hung server is not waited for
+      clock.now = clock.now.plusSeconds(1);
+      t0 = System.nanoTime();
+      assertThatThrownBy(() -> m.userCounters(servers, "alice", Set.of("get"), clock.instant()))
+          .isInstanceOf(MetricsUnavailableException.class).hasMessageContaining("rs-hung")
+          .hasMessageContaining("circuit open");
+      long second = (System.nanoTime() - t0) / 1_000_000;
+      assertThat(second).as("not waited for again (the first read took %d ms)", first).isLessThan(first / 2);
+      assertThat(probes.get()).as("no probe before its time").isZero();
+      // it answers again; the next read after 5 s starts a probe and still skips it, the probe closes the breaker
+      hang.set(false);
+      clock.now = clock.now.plusSeconds(5);
+      assertThatThrownBy(() -> m.userCounters(servers, "alice", Set.of("get"), clock.instant()))
+          .hasMessageContaining("circuit open");
+      org.awaitility.Awaitility.await().atMost(10, java.util.concurrent.TimeUnit.SECONDS)
+          .until(() -> !m.skips("rs-hung"));
+      assertThat(probes.get()).isEqualTo(1);
+      clock.now = clock.now.plusSeconds(1);
+      CounterReading r = m.userCounters(servers, "alice", Set.of("get"), clock.instant());
+      assertThat(r.servers().get("rs-hung").ops()).isEqualTo(120);
+    } finally {
+      hang.set(false);
+      hung.stop(0);
+    }
+  }
+
   @Test
   void wherePrometheusIsNotServedTheJmxBeansAreRead() throws Exception {
     fast = server(0, false);

@@ -1,0 +1,53 @@
+package io.hbaseqos.operator.hbase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class InfoPortBreakersTest {
+  final RegionServerMetricsTest.MutableClock clock = new RegionServerMetricsTest.MutableClock(
+      Instant.parse("2026-11-27T03:00:00Z"));
+  final InfoPortBreakers b = new InfoPortBreakers(clock);
+
+  void after(long seconds) {
+    clock.now = clock.now.plusSeconds(seconds);
+  }
+
+  @Test
+  void aSilentPortIsSkippedAndProbedOneAtATimeLessOftenEachTimeItStaysSilent() {
+    assertThat(b.refusal("rs1")).isNull();
+    b.silent("rs1", "no whole answer within 6500 ms");
+    assertThat(b.refusal("rs1")).isEqualTo("no whole answer within 6500 ms; not asked again until its info port "
+        + "answers (circuit open)");
+    assertThat(b.refusal("rs2")).as("another server is asked").isNull();
+    assertThat(b.probeDue("rs1")).as("not before 5 s").isFalse();
+    after(5);
+    assertThat(b.probeDue("rs1")).isTrue();
+    assertThat(b.probeDue("rs1")).as("one probe at a time").isFalse();
+    b.silent("rs1", null); // the probe timed out
+    after(9);
+    assertThat(b.probeDue("rs1")).as("10 s after the second silence").isFalse();
+    after(1);
+    assertThat(b.probeDue("rs1")).isTrue();
+    b.silent("rs1", "another problem");
+    assertThat(b.refusal("rs1")).as("the words that opened it stay").startsWith("no whole answer within 6500 ms;");
+    after(20);
+    assertThat(b.probeDue("rs1")).isTrue();
+    b.silent("rs1", null);
+    after(30);
+    assertThat(b.probeDue("rs1")).as("at most 30 s apart").isTrue();
+    b.answered("rs1");
+    assertThat(b.refusal("rs1")).isNull();
+    assertThat(b.probeDue("rs1")).isFalse();
+  }
+
+  @Test
+  void aServerNoLongerLiveIsForgottenAndALateProbeDoesNotReopenIt() {
+    b.silent("rs1", "timed out");
+    b.retain(java.util.Set.of("rs2"));
+    assertThat(b.isOpen("rs1")).isFalse();
+    b.silent("rs1", null);
+    assertThat(b.isOpen("rs1")).isFalse();
+  }
+}
