@@ -41,12 +41,21 @@ import org.apache.hadoop.hbase.quotas.ThrottleSettings;
  * user with a throttle, and every fourth a namespace with a throttle and namespace limits (the
  * namespaces are created in HBase first), so the idle resync also reads every space quota's usage
  * and lists the namespaces.
- * Run: {@code bin/benchmark sync [--changes 200] [--tenants 1000,10000] [--resync 10] [--space false]}
+ * With {@code --calibrated 300} the first 300 tenants are calibrated users (a reads target, no throttle of their
+ * own); with {@code --hung-port true} a second RegionServer joins, and after the idle measurement its process
+ * is stopped (its info port hangs) and plain tenants are created one after another, each timed to its row in
+ * {@code hbase:quota}.
+ * Run: {@code bin/benchmark sync [--changes 200] [--tenants 1000,10000] [--resync 10] [--space false]
+ * [--calibrated 0] [--hung-port false]}
  */
 public final class SyncBenchmark {
   private SyncBenchmark() {}
 
   static boolean space;
+  /** How many of the tenants are calibrated (--calibrated): users with a reads target, no throttle of their own. */
+  static int calibrated;
+  /** Whether a second RegionServer joins and its info port is hung after the sync (--hung-port). */
+  static boolean hungPort;
 
   /** The HBase namespace of tenant i when it is a namespace tenant (--space). */
   static String hbaseNamespace(int n, int i) {
@@ -74,8 +83,15 @@ public final class SyncBenchmark {
           io.hbaseqos.operator.quota.SpaceLimit.Policy.NO_INSERTS));
       return tq;
     }
+    if (i < calibrated) {
+      TenantQuota tq = tenant(ns, "t" + i, "hb", user("b" + n + "-" + i));
+      tq.getSpec().setCalibration(io.hbaseqos.operator.support.Resources.readsCalibration(100, resyncSeconds, 5));
+      return tq;
+    }
     return tenant(ns, "t" + i, "hb", user("b" + n + "-" + i), t(ThrottleKind.REQUEST_NUMBER, "100req/sec"));
   }
+
+  static int resyncSeconds = 10;
 
   /** How many of the benchmark's subjects HBase holds. */
   static int inHBase(Admin admin, int n) throws java.io.IOException {
@@ -89,6 +105,9 @@ public final class SyncBenchmark {
     int changes = Integer.parseInt(opts.getOrDefault("changes", "200"));
     int resync = Integer.parseInt(opts.getOrDefault("resync", "10"));
     space = Boolean.parseBoolean(opts.getOrDefault("space", "false"));
+    calibrated = Integer.parseInt(opts.getOrDefault("calibrated", "0"));
+    hungPort = Boolean.parseBoolean(opts.getOrDefault("hung-port", "false"));
+    resyncSeconds = resync;
     List<Integer> sizes = Arrays.stream(opts.getOrDefault("tenants", "1000,10000").split(","))
         .filter(s -> !s.isBlank()).map(Integer::parseInt).toList();
     KubernetesClient k8s = KubeApi.client();
@@ -151,7 +170,21 @@ public final class SyncBenchmark {
     StandaloneHBase hbase = new StandaloneHBase(Files.createTempDirectory("bench-hbase"), Map.of());
     hbase.start();
     String ns = KubeApi.newNamespace("bench-" + n);
+    // a second RegionServer, stopped after the sync: it must stay live to the master meanwhile (40 s session)
+    StandaloneHBase.RegionServerProcess second = hungPort
+        ? hbase.regionServerProcess(Map.of("zookeeper.session.timeout", "40000")) : null;
     try {
+      if (second != null) {
+        second.start();
+        try (Admin admin = hbase.admin()) {
+          admin.balancerSwitch(false, true);
+          org.apache.hadoop.hbase.ServerName stays = admin.getRegionServers().stream()
+              .filter(sn -> sn.getPort() != second.port()).findFirst().orElseThrow();
+          for (var r : admin.getRegions(org.apache.hadoop.hbase.TableName.valueOf("hbase:quota"))) {
+            admin.move(r.getEncodedNameAsBytes(), stays); // it measures the operator, not a region move
+          }
+        }
+      }
       k8s.resource(cluster(ns, "hb", hbase.connectionSpec(), resync + "s")).create();
       if (space) {
         long n0 = System.nanoTime();
@@ -228,10 +261,11 @@ public final class SyncBenchmark {
         Map<String, Double> after = calls(op);
         Map<String, Double> infoAfter = infoServerRequests(op);
         System.out.printf("scale %d: idle, %d resync periods: RegionServer info-server requests /prometheus %.0f, "
-            + "/jmx %.0f, /conf %.0f (%.1f per period, 1 RegionServer)%n", n, periods,
+            + "/jmx %.0f, /conf %.0f (%.1f per period, %d RegionServer(s))%n", n, periods,
             delta(infoBefore, infoAfter, "/prometheus"), delta(infoBefore, infoAfter, "/jmx"),
             delta(infoBefore, infoAfter, "/conf"), (delta(infoBefore, infoAfter, "/prometheus")
-                + delta(infoBefore, infoAfter, "/jmx") + delta(infoBefore, infoAfter, "/conf")) / periods);
+                + delta(infoBefore, infoAfter, "/jmx") + delta(infoBefore, infoAfter, "/conf")) / periods,
+            second == null ? 1 : 2);
         Map<String, String> rv2 = versions(k8s, ns);
         long statusWrites = rv2.entrySet().stream().filter(e -> !e.getValue().equals(rv.get(e.getKey()))).count();
         System.out.printf("scale %d%s: idle, %d resync periods of %d s: hbase:quota scans %.0f, space usage reads %.0f, "
@@ -242,9 +276,76 @@ public final class SyncBenchmark {
             delta(before, after, "namespaces"), delta(before, after, "setQuota"), delta(before, after, "namespaceLimits"),
             delta(before, after, "setNamespaceLimits"), delta(before, after, "describe"), statusWrites);
         System.out.printf("scale %d: operator heap after GC %.0f MiB%n", n, heapAfterGc(op) / 1048576.0);
+        if (second != null) {
+          hungInfoPort(k8s, ns, hbase, second, op, n);
+        }
       }
     } finally {
+      if (second != null) {
+        second.close();
+      }
       hbase.close();
+    }
+  }
+
+  /**
+   * One RegionServer's info port hung (the process stopped: the kernel accepts, nobody answers) under
+   * the calibrated tenants: once they say MetricsUnavailable, plain tenants are created one after another,
+   * each timed from its creation to its row in hbase:quota (a Get of that row every 5 ms).
+   */
+  static void hungInfoPort(KubernetesClient k8s, String ns, StandaloneHBase hbase,
+      StandaloneHBase.RegionServerProcess second, OperatorProcess op, int n) throws Exception {
+    Map<String, Double> info0 = infoServerRequests(op);
+    second.pause(true);
+    long p0 = System.nanoTime();
+    try (org.apache.hadoop.hbase.client.Connection c = org.apache.hadoop.hbase.client.ConnectionFactory
+        .createConnection(hbase.clientConfiguration());
+        org.apache.hadoop.hbase.client.Table quota = c.getTable(org.apache.hadoop.hbase.TableName.valueOf("hbase:quota"))) {
+      int sample = Math.min(calibrated, 10);
+      while (true) {
+        int unavailable = 0;
+        for (int i = 0; i < sample; i++) {
+          TenantQuota tq = k8s.resources(TenantQuota.class).inNamespace(ns).withName("t" + i).get();
+          if (tq.getStatus() != null && tq.getStatus().getCalibration() != null
+              && "MetricsUnavailable".equals(tq.getStatus().getCalibration().getState())) {
+            unavailable++;
+          }
+        }
+        if (unavailable == sample) {
+          break;
+        }
+        if ((System.nanoTime() - p0) / 1e9 > 300) {
+          throw new IllegalStateException("the calibrated tenants did not say MetricsUnavailable within 300 s");
+        }
+        Thread.sleep(1000);
+      }
+      System.out.printf("scale %d, hung info port: %d calibrated tenants, MetricsUnavailable %.1f s after the stop "
+          + "(%d of them sampled)%n", n, calibrated, (System.nanoTime() - p0) / 1e9, sample);
+      int tries = 20;
+      long[] ms = new long[tries];
+      for (int i = 0; i < tries; i++) {
+        String u = "bplain" + n + "-" + i;
+        long t0 = System.nanoTime();
+        k8s.resource(tenant(ns, "plain" + i, "hb", user(u), t(ThrottleKind.REQUEST_NUMBER, "77req/sec"))).create();
+        byte[] row = org.apache.hadoop.hbase.util.Bytes.toBytes("u." + u);
+        while (quota.get(new org.apache.hadoop.hbase.client.Get(row)).isEmpty()) {
+          if ((System.nanoTime() - t0) / 1e9 > 60) {
+            throw new IllegalStateException(u + " not in hbase:quota after 60 s");
+          }
+          Thread.sleep(5);
+        }
+        ms[i] = (System.nanoTime() - t0) / 1_000_000;
+        Thread.sleep(500);
+      }
+      Arrays.sort(ms);
+      Map<String, Double> info1 = infoServerRequests(op);
+      System.out.printf("scale %d, hung info port: a plain tenant's creation -> its row in hbase:quota, %d tenants one "
+          + "after another: p50 %d ms, p90 %d ms, max %d ms; info-server requests while hung (%.0f s, 2 "
+          + "RegionServers): /prometheus %.0f, /jmx %.0f%n", n, tries, ms[tries / 2], ms[(int) (tries * 0.9)],
+          ms[tries - 1], (System.nanoTime() - p0) / 1e9, delta(info0, info1, "/prometheus"),
+          delta(info0, info1, "/jmx"));
+    } finally {
+      second.pause(false);
     }
   }
 
