@@ -87,7 +87,8 @@ public class ClusterConnections implements AutoCloseable {
       if (g != null) {
         g.close();
       }
-      return new MetricsGateway(connection, state, factory.infoServers(connection), state::liveInfoServers,
+      return new MetricsGateway(connection, state, factory.infoServers(connection, metrics.infoServerRequests()),
+          state::liveInfoServers,
           prometheus);
     });
   }

@@ -9,9 +9,12 @@ import java.time.Clock;
 public interface BackendFactory {
   QuotaBackend open(ConnectionSpec connection) throws IOException;
 
-  /** The cluster's RegionServer info servers (plain HTTP unless the factory knows better). */
-  default InfoServers infoServers(ConnectionSpec connection) {
-    return new InfoServers(false, io.hbaseqos.operator.quota.MonotonicClock.system());
+  /**
+   * The cluster's RegionServer info servers (plain HTTP unless the factory knows better), counting each
+   * request in {@code requests}.
+   */
+  default InfoServers infoServers(ConnectionSpec connection, InfoServerRequests requests) {
+    return new InfoServers(false, io.hbaseqos.operator.quota.MonotonicClock.system(), Negotiator.NONE, requests);
   }
 
   BackendFactory HBASE = withSiteFile(null);
@@ -42,10 +45,10 @@ public interface BackendFactory {
       }
 
       @Override
-      public InfoServers infoServers(ConnectionSpec c) {
+      public InfoServers infoServers(ConnectionSpec c, InfoServerRequests requests) {
         boolean https = HBaseQuotaBackend.configuration(c.getZookeeperQuorum(), c.getZnodeParent(), siteFile,
             c.getClientConfig()).getBoolean("hbase.ssl.enabled", false);
-        return new InfoServers(https, io.hbaseqos.operator.quota.MonotonicClock.system(), negotiator);
+        return new InfoServers(https, io.hbaseqos.operator.quota.MonotonicClock.system(), negotiator, requests);
       }
     };
   }

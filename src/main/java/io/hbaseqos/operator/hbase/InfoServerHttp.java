@@ -15,11 +15,17 @@ public final class InfoServerHttp {
   private final String scheme;
   private final HttpClient http;
   private final Negotiator negotiator;
+  private final InfoServerRequests requests;
 
   InfoServerHttp(boolean https, Duration connectTimeout, Negotiator negotiator) {
+    this(https, connectTimeout, negotiator, new InfoServerRequests());
+  }
+
+  InfoServerHttp(boolean https, Duration connectTimeout, Negotiator negotiator, InfoServerRequests requests) {
     this.scheme = https ? "https" : "http";
     this.http = HttpClient.newBuilder().connectTimeout(connectTimeout).build();
     this.negotiator = negotiator;
+    this.requests = requests;
   }
 
   /**
@@ -31,36 +37,18 @@ public final class InfoServerHttp {
   HttpResponse<String> get(String host, int port, String pathAndQuery, Duration timeout)
       throws IOException, InterruptedException {
     URI uri = URI.create(scheme + "://" + host + ":" + port + pathAndQuery);
-    count(uri.getPath());
+    requests.count(uri.getPath());
     HttpResponse<String> resp = http.send(request(uri, timeout).build(), HttpResponse.BodyHandlers.ofString());
     if (resp.statusCode() == 401 && resp.headers().allValues("WWW-Authenticate").stream()
         .anyMatch(v -> v.regionMatches(true, 0, "Negotiate", 0, "Negotiate".length()))) {
       String token = negotiator.token(host);
       if (token != null) {
-        count(uri.getPath());
+        requests.count(uri.getPath());
         resp = http.send(request(uri, timeout).header("Authorization", "Negotiate " + token).build(),
             HttpResponse.BodyHandlers.ofString());
       }
     }
     return resp;
-  }
-
-  /** The info-server paths the operator reads, each counted apart. */
-  public static final java.util.List<String> PATHS = java.util.List.of("/prometheus", "/jmx", "/conf");
-  private static final java.util.Map<String, java.util.concurrent.atomic.LongAdder> REQUESTS = PATHS.stream()
-      .collect(java.util.stream.Collectors.toUnmodifiableMap(p -> p, p -> new java.util.concurrent.atomic.LongAdder()));
-
-  private static void count(String path) {
-    java.util.concurrent.atomic.LongAdder n = REQUESTS.get(path);
-    if (n != null) {
-      n.increment();
-    }
-  }
-
-  /** The requests this process has sent to RegionServer info servers at {@code path} (one of {@link #PATHS}). */
-  public static long requests(String path) {
-    java.util.concurrent.atomic.LongAdder n = REQUESTS.get(path);
-    return n == null ? 0 : n.sum();
   }
 
   private static HttpRequest.Builder request(URI uri, Duration timeout) {

@@ -25,12 +25,17 @@ public final class InfoServers implements AutoCloseable {
 
   /** @param negotiator answers info servers that ask for SPNEGO (a Kerberos-secured HBase) */
   public InfoServers(boolean https, Clock clock, Negotiator negotiator) {
+    this(https, clock, negotiator, new InfoServerRequests());
+  }
+
+  /** @param requests counts every request sent (the operator's metric) */
+  public InfoServers(boolean https, Clock clock, Negotiator negotiator, InfoServerRequests requests) {
     this.pool = Executors.newCachedThreadPool(r -> {
       Thread t = new Thread(r, "hbaseqos-infoserver");
       t.setDaemon(true);
       return t;
     });
-    InfoServerHttp http = new InfoServerHttp(https, InfoServerConf.TIMEOUT, negotiator);
+    InfoServerHttp http = new InfoServerHttp(https, InfoServerConf.TIMEOUT, negotiator, requests);
     this.quotaSettings = new InfoServerConf(ServerConf.QUOTA_KEYS, http, clock);
     this.metrics = new RegionServerMetrics(http, clock, pool);
   }

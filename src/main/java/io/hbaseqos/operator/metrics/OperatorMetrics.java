@@ -22,6 +22,8 @@ import java.util.function.BooleanSupplier;
  */
 public class OperatorMetrics {
   private final MeterRegistry registry;
+  private final io.hbaseqos.operator.hbase.InfoServerRequests infoServerRequests =
+      new io.hbaseqos.operator.hbase.InfoServerRequests();
   /** Per tenant ("namespace/name"), its gauges' values by "type/scope". */
   private final Map<String, Map<String, AtomicReference<Double>>> tenantLimits = new HashMap<>();
   private final Map<String, AtomicInteger> settingMismatches =
@@ -34,6 +36,11 @@ public class OperatorMetrics {
   public static final List<String> WRITE_OPS = List.of("SetThrottle", "RemoveThrottle",
       "SetBypassGlobals", "DropEmptySettings", "ClearUnreadable");
 
+  /** Where every cluster's info-server reader counts its requests ({@code hbaseqos_infoserver_requests_total}). */
+  public io.hbaseqos.operator.hbase.InfoServerRequests infoServerRequests() {
+    return infoServerRequests;
+  }
+
   public OperatorMetrics(MeterRegistry registry) {
     this.registry = registry;
     // counters exist from the start, at 0, so that rate() and increase() see their first event
@@ -41,9 +48,9 @@ public class OperatorMetrics {
       invalidCounter(kind);
     }
     droppedCounter();
-    for (String path : io.hbaseqos.operator.hbase.InfoServerHttp.PATHS) {
+    for (String path : io.hbaseqos.operator.hbase.InfoServerRequests.PATHS) {
       io.micrometer.core.instrument.FunctionCounter.builder("hbaseqos.infoserver.requests", path,
-          io.hbaseqos.operator.hbase.InfoServerHttp::requests)
+          infoServerRequests::requests)
           .description("Requests sent to RegionServer info servers (metrics and configuration reads), by path")
           .tag("path", path).register(registry);
     }

@@ -176,9 +176,10 @@ class UsageIT {
     return (infoServerRequests() - q0) / (double) (operator.hbaseCalls(key, "readAll") - r0);
   }
 
+  /** What this operator counted (its {@code hbaseqos_infoserver_requests_total}, every path). */
   static long infoServerRequests() {
-    return io.hbaseqos.operator.hbase.InfoServerHttp.PATHS.stream()
-        .mapToLong(io.hbaseqos.operator.hbase.InfoServerHttp::requests).sum();
+    return Math.round(operator.registry.find("hbaseqos.infoserver.requests").functionCounters().stream()
+        .mapToDouble(io.micrometer.core.instrument.FunctionCounter::count).sum());
   }
 
   @Test
