@@ -217,7 +217,7 @@ public class DryRunStatus {
 
   /**
    * The same prediction, as far as anyone acts on it: the same plan and the same kind of message, ops/s within a
-   * tenth (or 1/s), the refused share within two points, the same learnt response and its prediction within a
+   * tenth (or 1/s), refused shares less than two points apart, the same learnt response and its prediction within a
    * tenth. Servers and times are not compared.
    */
   @JsonIgnore

@@ -12,17 +12,23 @@ import java.util.Map;
  * path: every read fails for it at once, naming why, instead of waiting out its timeout again
  * while reconciles queue behind the read. Off the read path, one probe at a time asks it again,
  * first after {@link #FIRST} and then after twice as long each time it stays silent, up to
- * {@link #LONGEST}; the first answer closes the breaker. A port that answers, even with an error,
- * or refuses the connection at once, costs no waiting and opens nothing.
+ * {@link #LONGEST}; the first answer closes the breaker. One that goes silent again within
+ * {@link #MEMORY} of closing starts from twice its last wait, not from the first: a port whose probe
+ * answers but whose metrics do not is asked less and less often, not every few seconds. A port that
+ * answers, even with an error, or refuses the connection at once, costs no waiting and opens nothing.
  */
 final class InfoPortBreakers {
   static final Duration FIRST = Duration.ofSeconds(5);
   static final Duration LONGEST = Duration.ofSeconds(30);
+  /** How long a closed breaker remembers its last wait. */
+  static final Duration MEMORY = Duration.ofMinutes(2);
 
   private record Open(String problem, Instant probeAt, Duration cooldown, boolean probing) {}
 
   private final Clock clock;
   private final Map<String, Open> open = new HashMap<>();
+  /** Servers whose breaker closed: when, and the wait it had reached. */
+  private final Map<String, Map.Entry<Instant, Duration>> closed = new HashMap<>();
 
   InfoPortBreakers(Clock clock) {
     this.clock = clock;
@@ -50,7 +56,10 @@ final class InfoPortBreakers {
     if (o == null && problem == null) {
       return; // a probe of a server no longer live
     }
-    Duration next = o == null ? FIRST : o.cooldown().multipliedBy(2);
+    Map.Entry<Instant, Duration> last = closed.remove(server);
+    Duration before = o != null ? o.cooldown()
+        : last != null && !clock.instant().isAfter(last.getKey().plus(MEMORY)) ? last.getValue() : null;
+    Duration next = before == null ? FIRST : before.multipliedBy(2);
     next = next.compareTo(LONGEST) > 0 ? LONGEST : next;
     // the problem that opened it stays: the words a loop reports do not change with every probe
     open.put(server, new Open(o == null ? problem : o.problem(), clock.instant().plus(next), next, false));
@@ -58,7 +67,18 @@ final class InfoPortBreakers {
 
   /** The server answered: closed. */
   synchronized void answered(String server) {
-    open.remove(server);
+    Open o = open.remove(server);
+    if (o != null) {
+      closed.put(server, Map.entry(clock.instant(), o.cooldown()));
+    }
+  }
+
+  /** A probe ended without an answer or an error that tells (it failed to start, or broke): probed again later. */
+  synchronized void probeEnded(String server) {
+    Open o = open.get(server);
+    if (o != null && o.probing()) {
+      open.put(server, new Open(o.problem(), clock.instant().plus(o.cooldown()), o.cooldown(), false));
+    }
   }
 
   synchronized boolean isOpen(String server) {
@@ -68,5 +88,6 @@ final class InfoPortBreakers {
   /** Forgets servers that are no longer live. */
   synchronized void retain(java.util.Set<String> servers) {
     open.keySet().retainAll(servers);
+    closed.keySet().retainAll(servers);
   }
 }

@@ -295,20 +295,34 @@ final class RegionServerMetrics {
 
   /** Asks a server whose breaker is open, off the read path; its first answer closes the breaker. */
   private void probe(String name, Map.Entry<String, Integer> hostPort) {
-    CompletableFuture.runAsync(() -> {
-      try {
-        // the JVM's runtime bean: small, and no metrics source is sampled (no histogram is reset)
-        http.get(hostPort.getKey(), hostPort.getValue(), "/jmx?qry=java.lang:type%3DRuntime", TIMEOUT);
-        breakers.answered(name);
-      } catch (java.net.http.HttpTimeoutException e) {
-        breakers.silent(name, null);
-      } catch (IOException e) {
-        breakers.answered(name); // it refused or broke the connection at once: nothing to wait for
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        breakers.silent(name, null);
-      }
-    }, pool);
+    try {
+      CompletableFuture.supplyAsync(() -> {
+        try {
+          // one attribute of the JVM's runtime bean: a few bytes, and no metrics source is sampled (no
+          // histogram is reset)
+          http.get(hostPort.getKey(), hostPort.getValue(), "/jmx?get=java.lang:type%3DRuntime::Uptime", TIMEOUT);
+          return Boolean.TRUE;
+        } catch (java.net.http.HttpTimeoutException e) {
+          return Boolean.FALSE;
+        } catch (IOException e) {
+          return Boolean.TRUE; // it refused or broke the connection at once: nothing to wait for
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return null;
+        }
+      }, pool).orTimeout(READ_DEADLINE.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)
+          .whenComplete((answered, failed) -> {
+            if (Boolean.TRUE.equals(answered)) {
+              breakers.answered(name);
+            } else if (Boolean.FALSE.equals(answered) || failed instanceof java.util.concurrent.TimeoutException) {
+              breakers.silent(name, null); // also a body that never ends
+            } else {
+              breakers.probeEnded(name);
+            }
+          });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      breakers.probeEnded(name); // the pool is closing with its cluster
+    }
   }
 
   /** Whether reads skip {@code server} now, for tests. */

@@ -201,13 +201,17 @@ public final class DryRunPrediction {
   /** How far from the limit it was learnt at a learnt response is used: at most twice or half of it. */
   static final double LEARNT_REACH = 2;
 
+  /** The loop's states in which the last period ran under the limit status shows (the loop held it). */
+  static final Set<String> HELD = Set.of("Converged", "DemandLimited", "AtBound");
+
   /**
    * What calibration learnt of a tenant, from its status when its calibration gives way to a dry run
-   * (null: it had learnt nothing yet). {@code scope} is that of the limit HBase held for it.
+   * (null: it had learnt nothing yet, or its last step moved the limit, so that the ops status shows were
+   * measured under another). {@code scope} is that of the limit HBase held for it.
    */
   public static DryRunStatus.Learnt learnt(io.hbaseqos.operator.api.CalibrationStatus c, Limit.Scope scope) {
     if (c == null || c.getThrottle() == null || c.getLimit() == null || c.getLimit() <= 0
-        || c.getObservedOpsPerSecond() == null || c.getElasticity() == null) {
+        || c.getObservedOpsPerSecond() == null || c.getElasticity() == null || !HELD.contains(c.getState())) {
       return null;
     }
     return new DryRunStatus.Learnt(c.getThrottle(), c.getLimit(), scope.name(), c.getObservedOpsPerSecond(),

@@ -50,4 +50,39 @@ class InfoPortBreakersTest {
     b.silent("rs1", null);
     assertThat(b.isOpen("rs1")).isFalse();
   }
+
+  @Test
+  void aPortSilentAgainSoonAfterClosingWaitsLongerAndAfterTwoMinutesStartsOver() {
+    b.silent("rs1", "timed out");
+    after(5);
+    assertThat(b.probeDue("rs1")).isTrue();
+    b.silent("rs1", null); // 10 s now
+    after(10);
+    assertThat(b.probeDue("rs1")).isTrue();
+    b.answered("rs1"); // the probe answered; its metrics do not
+    after(7);
+    b.silent("rs1", "timed out");
+    after(19);
+    assertThat(b.probeDue("rs1")).as("twice the last wait: 20 s, not 5").isFalse();
+    after(1);
+    assertThat(b.probeDue("rs1")).isTrue();
+    b.answered("rs1");
+    after(121);
+    b.silent("rs1", "timed out");
+    after(5);
+    assertThat(b.probeDue("rs1")).as("two minutes later it starts over").isTrue();
+  }
+
+  @Test
+  void aProbeThatEndsWithoutTellingIsTriedAgainAfterTheSameWait() {
+    b.silent("rs1", "timed out");
+    after(5);
+    assertThat(b.probeDue("rs1")).isTrue();
+    b.probeEnded("rs1");
+    assertThat(b.isOpen("rs1")).isTrue();
+    after(4);
+    assertThat(b.probeDue("rs1")).isFalse();
+    after(1);
+    assertThat(b.probeDue("rs1")).isTrue();
+  }
 }

@@ -138,7 +138,8 @@ class RegionServerMetricsTest {
     slow = server(0);
     // the same server, hung on every path while asked to be
     HttpServer hung = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    hung.setExecutor(Executors.newCachedThreadPool());
+    ExecutorService handlers = Executors.newCachedThreadPool();
+    hung.setExecutor(handlers);
     hung.createContext("/", ex -> {
       if (ex.getRequestURI().getPath().equals("/jmx")) {
         probes.incrementAndGet();
@@ -193,6 +194,7 @@ class RegionServerMetricsTest {
     } finally {
       hang.set(false);
       hung.stop(0);
+      handlers.shutdownNow();
     }
   }
 

@@ -142,9 +142,11 @@ class CalibrationIT {
    * before any sample of its requests; nothing is written; enforced, the client gets about that.
    */
   static void dryRunFromWhatTheLoopLearnt(String name, TwoTenants load) throws Exception {
-    CalibrationStatus c = calibration(name);
-    long planned = Math.round(c.getLimit() * 0.7);
+    long planned = Math.round(calibration(name).getLimit() * 0.7);
+    // the calibration status the edit replaces (the loop may have stepped since it was last read)
+    java.util.concurrent.atomic.AtomicReference<CalibrationStatus> was = new java.util.concurrent.atomic.AtomicReference<>();
     io.hbaseqos.operator.support.Resources.edit(k8s, TenantQuota.class, ns, name, x -> {
+      was.set(x.getStatus().getCalibration());
       x.getSpec().setCalibration(null);
       x.getSpec().setThrottles(new ArrayList<>(List.of(t(ThrottleKind.READ_NUMBER, planned + "req/sec"))));
       x.getSpec().setEnforcement(TenantQuotaSpec.Enforcement.DryRun);
@@ -152,6 +154,7 @@ class CalibrationIT {
     await().atMost(60, TimeUnit.SECONDS).ignoreExceptions().untilAsserted(() ->
         assertThat(dryRun(name).getLearntOpsPerSecond()).isNotNull());
     io.hbaseqos.operator.api.DryRunStatus d = dryRun(name);
+    CalibrationStatus c = was.get();
     System.out.printf(Locale.ROOT, "calibration IT %s: dry run of %d req/sec after converging at %d: %s%n", name,
         planned, c.getLimit(), d.getMessage());
     assertThat(d.getLearnt().getLimit()).isEqualTo(c.getLimit());

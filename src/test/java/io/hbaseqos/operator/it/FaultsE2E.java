@@ -756,6 +756,17 @@ class FaultsE2E {
       }
       admin.balancerSwitch(false, true);
     }
+    try {
+      hungInfoPortUnderCalibratedTenants(ns, m, rs);
+    } finally {
+      try (org.apache.hadoop.hbase.client.Admin admin = hbase.admin()) {
+        admin.balancerSwitch(true, false);
+      }
+    }
+  }
+
+  void hungInfoPortUnderCalibratedTenants(String ns, String m, StandaloneHBase.RegionServerProcess rs)
+      throws Exception {
     k8s.resource(hbaseCluster(ns, "hb")).create();
     OperatorProcess op = operator();
     int calibrated = 300;
@@ -787,6 +798,8 @@ class FaultsE2E {
             assertThat(cs.getMessage()).contains(String.valueOf(rs.port()));
           }
         }
+        // after one timeout the port's breaker is open: the reads skip it, and say so
+        assertThat(get(ns, "cal-0").getStatus().getCalibration().getMessage()).contains("circuit open");
       });
       // the cluster and every other tenant carry on: a change still lands, a new tenant too, nothing goes
       // HBaseUnavailable
@@ -810,9 +823,6 @@ class FaultsE2E {
           .condition("Reachable").map(c -> c.getStatus()).orElse(null)).isEqualTo("True");
     } finally {
       rs.pause(false);
-      try (org.apache.hadoop.hbase.client.Admin admin = hbase.admin()) {
-        admin.balancerSwitch(true, false);
-      }
     }
   }
 

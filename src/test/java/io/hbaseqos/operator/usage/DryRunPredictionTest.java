@@ -146,6 +146,7 @@ class DryRunPredictionTest {
     c.setLimit(limit);
     c.setObservedOpsPerSecond(ops);
     c.setElasticity(elasticity);
+    c.setState("Converged");
     return c;
   }
 
@@ -195,6 +196,10 @@ class DryRunPredictionTest {
     young.setElasticity(null);
     assertThat(DryRunPrediction.learnt(young, Limit.Scope.MACHINE)).isNull();
     assertThat(DryRunPrediction.learnt(null, Limit.Scope.MACHINE)).isNull();
+    io.hbaseqos.operator.api.CalibrationStatus moving = calibrated(1000, 2270, 1.0);
+    moving.setState("Converging");
+    assertThat(DryRunPrediction.learnt(moving, Limit.Scope.MACHINE)).as("its last step moved the limit: the ops "
+        + "were measured under the one before").isNull();
     DryRunStatus.Learnt odd = new DryRunStatus.Learnt("NOT_A_THROTTLE", 1000L, "MACHINE", 10.0, 1.0);
     DryRunStatus s = DryRunPrediction.next(plan(ThrottleKind.READ_NUMBER, perSecond(700, Limit.Scope.MACHINE)),
         null, true, null, odd, NOW);
