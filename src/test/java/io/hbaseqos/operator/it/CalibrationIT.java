@@ -163,6 +163,17 @@ class CalibrationIT {
     assertThat(QuotaTableRaw.userLimit(StandaloneHBase.shared(), load.tUser, "read_num"))
         .as("nothing written: HBase holds the loop's last limit").isEqualTo(c.getLimit());
 
+    // across an operator restart: what was learnt stays with the dry run, and still nothing is written
+    Map<String, String> raw = QuotaTableRaw.read(StandaloneHBase.shared(), load.tUser);
+    operator = operator.restarted();
+    String key = ClusterConnections.key(ns, "hb");
+    await().atMost(120, TimeUnit.SECONDS).until(() -> operator.hbaseCalls(key, "readAll") >= 2);
+    assertThat(dryRun(name).getLearnt()).isEqualTo(d.getLearnt());
+    assertThat(dryRun(name).getLearntOpsPerSecond()).isEqualTo(d.getLearntOpsPerSecond());
+    assertThat(operator.hbaseCalls(key, "setQuota")).as("no write after the restart").isZero();
+    assertThat(QuotaTableRaw.read(StandaloneHBase.shared(), load.tUser)).as("hbase:quota, raw, after the restart")
+        .isEqualTo(raw);
+
     io.hbaseqos.operator.support.Resources.edit(k8s, TenantQuota.class, ns, name, x -> x.getSpec()
         .setEnforcement(TenantQuotaSpec.Enforcement.Enforce));
     await().atMost(30, TimeUnit.SECONDS).until(() -> Long.valueOf(planned).equals(
