@@ -59,7 +59,9 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 {{/*
 Rules in the namespaces of topology.namespaces only: the RegionServer and master StatefulSets, the
 hbase-site.xml ConfigMap, headless Services and PodDisruptionBudgets (written by server-side apply;
-removed by garbage collection through owner references, never deleted by the operator).
+removed by garbage collection through owner references, never deleted by the operator). Each is a
+dependent of its HBaseCluster, read from an informer of its kind in these namespaces (list, watch;
+StatefulSets are read everywhere, see hbq.namespacedRules).
 */}}
 {{- define "hbq.topologyRules" -}}
 - apiGroups: [apps]
@@ -67,10 +69,10 @@ removed by garbage collection through owner references, never deleted by the ope
   verbs: [get, create, patch]
 - apiGroups: [""]
   resources: [configmaps, services]
-  verbs: [get, create, patch]
+  verbs: [get, list, watch, create, patch]
 - apiGroups: [policy]
   resources: [poddisruptionbudgets]
-  verbs: [get, create, patch]
+  verbs: [get, list, watch, create, patch]
 {{- end -}}
 
 {{/* Text as XML character data: &, < and > escaped (hbase-site.xml values). */}}

@@ -1,16 +1,11 @@
 package io.hbaseqos.operator.reconciler;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.hbaseqos.operator.api.AppliedThrottle;
 import io.hbaseqos.operator.api.Conditions;
 import io.hbaseqos.operator.api.DesiredQuotas;
 import io.hbaseqos.operator.api.HBaseCluster;
 import io.hbaseqos.operator.api.HBaseClusterStatus;
 import io.hbaseqos.operator.api.QuotaSettingsSpec;
-import io.hbaseqos.operator.api.TopologyStatus;
 import io.hbaseqos.operator.cluster.ClusterConnections;
 import io.hbaseqos.operator.cluster.ClusterState;
 import io.hbaseqos.operator.cluster.QuotaSettingsCheck;
@@ -25,13 +20,8 @@ import io.hbaseqos.operator.quota.RegionServerPolicy;
 import io.hbaseqos.operator.quota.RuntimeSetting;
 import io.hbaseqos.operator.sync.PolicySync;
 import io.hbaseqos.operator.sync.Resync;
-import io.hbaseqos.operator.topology.ClusterObjects;
-import io.hbaseqos.operator.topology.Layout;
-import io.hbaseqos.operator.topology.Memory;
 import io.hbaseqos.operator.topology.TopologyManager;
 import io.hbaseqos.operator.topology.TopologyPolicy;
-import io.hbaseqos.operator.topology.TopologyPlanner;
-import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -39,10 +29,7 @@ import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
-import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
-import io.javaoperatorsdk.operator.processing.event.source.SecondaryToPrimaryMapper;
-import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.time.Clock;
@@ -93,33 +80,10 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
   public List<EventSource<?, HBaseCluster>> prepareEventSources(EventSourceContext<HBaseCluster> context) {
     ResourceTrigger<HBaseCluster> trigger = new ResourceTrigger<>("hbasecluster-trigger");
     triggers.bindClusters(trigger);
-    SecondaryToPrimaryMapper<Node> everyTopology = node -> context.getPrimaryCache()
-        .list(hc -> hc.getSpec() != null && hc.getSpec().getTopology() != null).map(ResourceID::fromResource)
-        .collect(Collectors.toSet());
-    InformerEventSource<Node, HBaseCluster> nodes = new InformerEventSource<>(
-        InformerEventSourceConfiguration.from(Node.class, HBaseCluster.class).withName("nodes")
-            .withWatchAllNamespaces().withSecondaryToPrimaryMapper(everyTopology)
-            .withOnUpdateFilter(HBaseClusterReconciler::nodeChangeMatters).build(), context);
-    SecondaryToPrimaryMapper<HasMetadata> byLabel = o -> o.getMetadata().getLabels() == null
-        || o.getMetadata().getLabels().get(ClusterObjects.CLUSTER_LABEL) == null ? Set.of()
-        : Set.of(new ResourceID(o.getMetadata().getLabels().get(ClusterObjects.CLUSTER_LABEL),
-            o.getMetadata().getNamespace()));
-    String managed = "app.kubernetes.io/managed-by=" + ClusterObjects.MANAGED_BY;
-    InformerEventSource<Pod, HBaseCluster> pods = new InformerEventSource<>(
-        InformerEventSourceConfiguration.from(Pod.class, HBaseCluster.class).withName("pods").withLabelSelector(managed)
-            .withSecondaryToPrimaryMapper(byLabel::toPrimaryResourceIDs).build(), context);
-    InformerEventSource<StatefulSet, HBaseCluster> statefulSets = new InformerEventSource<>(
-        InformerEventSourceConfiguration.from(StatefulSet.class, HBaseCluster.class).withName("statefulsets")
-            .withLabelSelector(managed).withSecondaryToPrimaryMapper(byLabel::toPrimaryResourceIDs).build(), context);
-    topology = new TopologyManager(nodes, pods, statefulSets);
-    return List.of(trigger, nodes, pods, statefulSets);
-  }
-
-  /** Node status heartbeats change nothing the planner reads; labels, taints, cordon, readiness and memory do. */
-  static boolean nodeChangeMatters(Node now, Node before) {
-    return !Objects.equals(now.getMetadata().getLabels(), before.getMetadata().getLabels())
-        || !Objects.equals(now.getSpec(), before.getSpec())
-        || !Objects.equals(TopologyManager.toPoolNode(now, List.of()), TopologyManager.toPoolNode(before, List.of()));
+    topology = new TopologyManager(context, topologyPolicy.namespaces());
+    List<EventSource<?, HBaseCluster>> sources = new ArrayList<>(List.of(trigger));
+    sources.addAll(topology.eventSources());
+    return sources;
   }
 
   @Override
@@ -134,18 +98,14 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
     List<String> errors = validate(hc, topologyPolicy);
     if (errors.isEmpty() && hc.getSpec().getTopology() != null) {
       try {
-        TopologyManager.Outcome topo = topology.reconcile(context.getClient(), hc);
+        TopologyManager.Outcome topo = topology.reconcile(hc, context);
         errors.addAll(topo.plan().errors());
-        reportTopology(hc, status, topo);
+        TopologyStatuses.report(hc, status, topo, ownership);
       } catch (IllegalArgumentException e) {
         errors.add("spec.topology: " + e.getMessage());
       }
     } else if (hc.getSpec() != null && hc.getSpec().getTopology() == null && old.getTopology() != null) {
-      st.setTopology(null);
-      for (String c : List.of(Conditions.BALANCED, Conditions.REGIONSERVERS_READY, Conditions.PAUSED,
-          Conditions.BLOCK_CACHE_FITS)) {
-        status.remove(c);
-      }
+      TopologyStatuses.clear(status);
     }
     if (!errors.isEmpty()) {
       String msg = String.join("; ", errors);
@@ -462,88 +422,6 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
     return sb.toString();
   }
 
-  /**
-   * Whether the store files of the cluster's table and namespace tenants (as their usage last read
-   * them; a table inside a namespace tenant counted once) fit the block cache the plan gives.
-   */
-  private void blockCacheFit(HBaseCluster hc, StatusAggregator<HBaseClusterStatus> status, TopologyPlanner.Plan plan) {
-    java.util.Map<io.hbaseqos.operator.quota.Subject, Long> data = new java.util.HashMap<>();
-    for (io.hbaseqos.operator.api.TenantQuota t : ownership.tenantsOf(ClusterConnections.key(hc))) {
-      io.hbaseqos.operator.quota.Subject s = Ownership.subjectOf(t);
-      if (s != null && t.getStatus() != null && t.getStatus().getUsage() != null
-          && t.getStatus().getUsage().getDataBytes() != null && ownership.owns(t)) {
-        data.put(s, t.getStatus().getUsage().getDataBytes());
-      }
-    }
-    io.hbaseqos.operator.usage.CacheReport.TenantsData d = io.hbaseqos.operator.usage.CacheReport.tenantsData(data);
-    int tenants = d.tenants();
-    if (tenants == 0) {
-      status.remove(Conditions.BLOCK_CACHE_FITS);
-      return;
-    }
-    String misfit = io.hbaseqos.operator.usage.CacheReport.planFit(plan.blockCache(), plan.replicas(), d.bytes(),
-        tenants);
-    if (misfit == null) {
-      status.set(Conditions.BLOCK_CACHE_FITS, true, "Fits", io.hbaseqos.operator.usage.CacheReport.planFits(
-          plan.blockCache(), plan.replicas(), tenants));
-    } else {
-      status.setNotingReason(Conditions.BLOCK_CACHE_FITS, false, "DoesNotFit", misfit,
-          Decision.Note.warning("BlockCacheTooSmall", misfit));
-    }
-  }
-
-  private void reportTopology(HBaseCluster hc, StatusAggregator<HBaseClusterStatus> status,
-      TopologyManager.Outcome topo) {
-    HBaseClusterStatus old = status.old;
-    HBaseClusterStatus st = status.st;
-    TopologyPlanner.Plan plan = topo.plan();
-    Layout.Result layout = topo.layout();
-    TopologyStatus ts = new TopologyStatus();
-    ts.setNodes(plan.nodes());
-    ts.setCordonedNodes(plan.cordoned().isEmpty() ? null : plan.cordoned());
-    ts.setDesiredRegionServers(plan.ok() ? plan.replicas() : null);
-    ts.setReadyRegionServers(layout.ready());
-    ts.setRegionServersPerNode(layout.perNode().isEmpty() ? null : layout.perNode());
-    ts.setHeap(plan.ok() && plan.heap() > 0 ? Memory.jvm(plan.heap()) : null);
-    ts.setMemory(plan.ok() && plan.containerMemory() > 0 ? Memory.quantity(plan.containerMemory()) : null);
-    ts.setWarnings(plan.warnings().isEmpty() ? null : plan.warnings());
-    if (plan.ok() && plan.blockCache() > 0) {
-      ts.setBlockCache(Memory.quantity(plan.blockCache()) + " per RegionServer ("
-          + Math.round(100.0 * plan.blockCache() / plan.heap()) + "% of the heap), "
-          + Memory.quantity(plan.blockCache() * plan.replicas()) + " in all");
-      blockCacheFit(hc, status, plan);
-    } else {
-      status.remove(Conditions.BLOCK_CACHE_FITS);
-    }
-    TopologyStatus was = old.getTopology();
-    Integer before = was == null ? null : was.getDesiredRegionServers();
-    if (plan.ok() && before != null && !before.equals(plan.replicas())) {
-      status.normal("Scaled", "RegionServers " + before + " -> " + plan.replicas() + " ("
-          + plan.nodes() + " schedulable node(s) x " + hc.getSpec().getTopology().getRegionServers().getReplicasPerNode()
-          + ")");
-    }
-    for (String w : plan.warnings()) {
-      if (was == null || was.getWarnings() == null || !was.getWarnings().contains(w)) {
-        status.warning("TopologyWarning", w);
-      }
-    }
-    st.setTopology(ts);
-    boolean paused = Boolean.TRUE.equals(hc.getSpec().getTopology().getPaused());
-    if (paused) {
-      status.set(Conditions.PAUSED, true, "Paused", "spec.topology.paused: Kubernetes objects are not changed");
-    } else {
-      status.set(Conditions.PAUSED, false, "Reconciling", "Kubernetes objects follow the spec");
-    }
-    // an imbalance is an event when it starts or its reason changes; a pending one is not yet
-    status.setNotingReason(Conditions.BALANCED, layout.balanced(), layout.reason(), layout.message(),
-        layout.balanced() || "Pending".equals(layout.reason()) ? null
-            : Decision.Note.warning(layout.reason(), layout.message()));
-    int desired = plan.ok() ? plan.replicas() : 0;
-    boolean allReady = layout.ready() == desired && desired > 0;
-    status.set(Conditions.REGIONSERVERS_READY, allReady, allReady ? "AllReady" : "NotReady",
-        layout.ready() + " of " + desired + " RegionServer(s) ready");
-  }
-
   static List<String> validate(HBaseCluster hc, TopologyPolicy topologyPolicy) {
     List<String> errors = new ArrayList<>();
     if (hc.getSpec() == null || hc.getSpec().getConnection() == null
@@ -620,9 +498,6 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
     }
     resync.cancel(key);
     connections.remove(key);
-    if (topology != null) {
-      topology.forget(hc);
-    }
     return DeleteControl.defaultDelete();
   }
 }

@@ -1,30 +1,47 @@
 package io.hbaseqos.operator.topology;
 
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.hbaseqos.operator.api.HBaseCluster;
 import io.hbaseqos.operator.api.RegionServersSpec;
 import io.hbaseqos.operator.api.TopologySpec;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.processing.dependent.workflow.Condition;
+import io.javaoperatorsdk.operator.processing.dependent.workflow.Workflow;
+import io.javaoperatorsdk.operator.processing.dependent.workflow.WorkflowBuilder;
+import io.javaoperatorsdk.operator.processing.dependent.workflow.WorkflowReconcileResult;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.SecondaryToPrimaryMapper;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
-import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 
 /**
- * Reads the node pool and the RegionServer pods from the informer caches, plans with
- * {@link TopologyPlanner}, and writes the objects of {@link ClusterObjects} that differ from what
- * is there (server-side apply, only when the content hash differs: a settled cluster writes
- * nothing).
+ * An HBaseCluster's topology on Kubernetes: reads the node pool and the RegionServer pods from the
+ * informer caches, plans with {@link TopologyPlanner}, and runs a JOSDK workflow of its own with
+ * one dependent per owned object ({@link OwnedObject}: the hbase-site.xml ConfigMap, the two
+ * headless Services, the two StatefulSets and their PodDisruptionBudgets). Each dependent writes
+ * its object only when the content hash differs, so a settled cluster writes nothing; nothing is
+ * written while the topology is paused or its plan refused. It knows nothing of HBase.
  */
 public final class TopologyManager {
 
@@ -33,19 +50,96 @@ public final class TopologyManager {
 
   private final InformerEventSource<Node, HBaseCluster> nodes;
   private final InformerEventSource<Pod, HBaseCluster> pods;
-  private final InformerEventSource<StatefulSet, HBaseCluster> statefulSets;
-  /** How long a hash seen or written for a ConfigMap, Service or PDB is trusted without a GET. */
-  static final Duration VERIFY_EVERY = Duration.ofSeconds(60);
+  private final List<EventSource<?, HBaseCluster>> eventSources;
+  private final Workflow<HBaseCluster> workflow;
 
-  private record Verified(String hash, long atNanos) {}
+  /**
+   * Builds the informers and the workflow.
+   *
+   * @param namespaces where topology may run (the Helm value topology.namespaces), where the
+   *     operator may list and watch the ConfigMaps, Services and PodDisruptionBudgets it writes;
+   *     empty: the namespaces the controller watches
+   */
+  public TopologyManager(EventSourceContext<HBaseCluster> context, Optional<Set<String>> namespaces) {
+    SecondaryToPrimaryMapper<Node> everyTopology = node -> context.getPrimaryCache()
+        .list(hc -> hc.getSpec() != null && hc.getSpec().getTopology() != null).map(ResourceID::fromResource)
+        .collect(Collectors.toSet());
+    nodes = new InformerEventSource<>(
+        InformerEventSourceConfiguration.from(Node.class, HBaseCluster.class).withName("nodes")
+            .withWatchAllNamespaces().withSecondaryToPrimaryMapper(everyTopology)
+            .withOnUpdateFilter(TopologyManager::nodeChangeMatters).build(), context);
+    pods = informer(context, Pod.class, "pods", Optional.empty());
+    InformerEventSource<StatefulSet, HBaseCluster> statefulSets =
+        informer(context, StatefulSet.class, "statefulsets", Optional.empty());
+    List<EventSource<?, HBaseCluster>> sources = new ArrayList<>(List.of(nodes, pods, statefulSets));
+    OwnedObject<ConfigMap> config = new OwnedObject<>(ConfigMap.class, "hbase-site", ClusterObjects::config);
+    OwnedObject<Service> rsService = new OwnedObject<>(Service.class, "regionserver-service",
+        ClusterObjects::regionServers);
+    OwnedObject<Service> masterService = new OwnedObject<>(Service.class, "master-service", ClusterObjects::masters);
+    OwnedObject<StatefulSet> rs = new OwnedObject<>(StatefulSet.class, "regionserver-statefulset",
+        ClusterObjects::regionServers);
+    OwnedObject<StatefulSet> masters = new OwnedObject<>(StatefulSet.class, "master-statefulset",
+        ClusterObjects::masters);
+    OwnedObject<PodDisruptionBudget> rsBudget = new OwnedObject<>(PodDisruptionBudget.class,
+        "regionserver-disruption-budget", ClusterObjects::regionServers);
+    OwnedObject<PodDisruptionBudget> masterBudget = new OwnedObject<>(PodDisruptionBudget.class,
+        "master-disruption-budget", ClusterObjects::masters);
+    rs.setEventSource(statefulSets);
+    masters.setEventSource(statefulSets);
+    if (namespaces.map(n -> !n.isEmpty()).orElse(true)) {
+      // topology may run somewhere: one informer per kind, shared by that kind's dependents
+      InformerEventSource<ConfigMap, HBaseCluster> configMaps = informer(context, ConfigMap.class, "configmaps",
+          namespaces);
+      InformerEventSource<Service, HBaseCluster> services = informer(context, Service.class, "services", namespaces);
+      InformerEventSource<PodDisruptionBudget, HBaseCluster> budgets = informer(context, PodDisruptionBudget.class,
+          "poddisruptionbudgets", namespaces);
+      config.setEventSource(configMaps);
+      rsService.setEventSource(services);
+      masterService.setEventSource(services);
+      rsBudget.setEventSource(budgets);
+      masterBudget.setEventSource(budgets);
+      sources.addAll(List.of(configMaps, services, budgets));
+    }
+    eventSources = List.copyOf(sources);
+    // the pods mount the ConfigMap and are named through their headless Service; a budget is kept
+    // while spec.topology.podDisruptionBudget is off (never deleted: it has no effect on its own)
+    Condition<PodDisruptionBudget, HBaseCluster> budgetWanted = (dr, hc, ctx) ->
+        !Boolean.FALSE.equals(hc.getSpec().getTopology().getPodDisruptionBudget());
+    workflow = new WorkflowBuilder<HBaseCluster>().withThrowExceptionFurther(false)
+        .addDependentResource(config)
+        .addDependentResource(rsService)
+        .addDependentResource(masterService)
+        .addDependentResourceAndConfigure(rs).dependsOn(config, rsService)
+        .addDependentResourceAndConfigure(masters).dependsOn(config, masterService)
+        .addDependentResourceAndConfigure(rsBudget).withReconcilePrecondition(budgetWanted)
+        .addDependentResourceAndConfigure(masterBudget).withReconcilePrecondition(budgetWanted)
+        .build();
+  }
 
-  private final Map<String, Verified> verified = new ConcurrentHashMap<>();
+  /** The informers to register with the controller: nodes, pods and one per kind of owned object. */
+  public List<EventSource<?, HBaseCluster>> eventSources() {
+    return eventSources;
+  }
 
-  public TopologyManager(InformerEventSource<Node, HBaseCluster> nodes, InformerEventSource<Pod, HBaseCluster> pods,
-      InformerEventSource<StatefulSet, HBaseCluster> statefulSets) {
-    this.nodes = nodes;
-    this.pods = pods;
-    this.statefulSets = statefulSets;
+  /** An informer of the operator's objects (by label), each mapped to its cluster by the cluster label. */
+  private static <R extends HasMetadata> InformerEventSource<R, HBaseCluster> informer(
+      EventSourceContext<HBaseCluster> context, Class<R> type, String name, Optional<Set<String>> namespaces) {
+    SecondaryToPrimaryMapper<R> byLabel = o -> o.getMetadata().getLabels() == null
+        || o.getMetadata().getLabels().get(ClusterObjects.CLUSTER_LABEL) == null ? Set.of()
+        : Set.of(new ResourceID(o.getMetadata().getLabels().get(ClusterObjects.CLUSTER_LABEL),
+            o.getMetadata().getNamespace()));
+    InformerEventSourceConfiguration.Builder<R> b = InformerEventSourceConfiguration.from(type, HBaseCluster.class)
+        .withName(name).withLabelSelector("app.kubernetes.io/managed-by=" + ClusterObjects.MANAGED_BY)
+        .withSecondaryToPrimaryMapper(byLabel);
+    namespaces.ifPresent(b::withNamespaces);
+    return new InformerEventSource<>(b.build(), context);
+  }
+
+  /** Node status heartbeats change nothing the planner reads; labels, taints, cordon, readiness and memory do. */
+  static boolean nodeChangeMatters(Node now, Node before) {
+    return !Objects.equals(now.getMetadata().getLabels(), before.getMetadata().getLabels())
+        || !Objects.equals(now.getSpec(), before.getSpec())
+        || !Objects.equals(toPoolNode(now, List.of()), toPoolNode(before, List.of()));
   }
 
   public static TopologyPlanner.Input input(RegionServersSpec rs) {
@@ -103,79 +197,42 @@ public final class TopologyManager {
   }
 
   /**
-   * Plans, writes what differs (unless paused or the plan is invalid), and reports the layout. An
-   * object the API server refuses as invalid is an {@link IllegalArgumentException}: a spec error.
+   * Plans, runs the workflow unless paused or the plan is refused, and reports the layout. An
+   * object the API server refuses as invalid, or one the operator may not write, is an
+   * {@link IllegalArgumentException}: a spec error.
    */
-  public Outcome reconcile(KubernetesClient client, HBaseCluster hc) {
+  public Outcome reconcile(HBaseCluster hc, Context<HBaseCluster> context) {
     TopologySpec t = hc.getSpec().getTopology();
     int k = t.getRegionServers().getReplicasPerNode();
     List<PoolNode> pool = pool(t.getRegionServers());
     TopologyPlanner.Plan plan = TopologyPlanner.plan(input(t.getRegionServers()), pool);
     int written = 0;
     if (plan.ok() && !Boolean.TRUE.equals(t.getPaused())) {
-      for (HasMetadata o : ClusterObjects.desired(hc, plan)) {
-        String want = o.getMetadata().getAnnotations().get(ClusterObjects.HASH);
-        try {
-          if (!Objects.equals(hashOf(client, o, want), want)) {
-            client.resource(o).fieldManager(ClusterObjects.MANAGED_BY).forceConflicts().serverSideApply();
-            verified.put(key(o), new Verified(want, System.nanoTime()));
-            written++;
-          }
-        } catch (KubernetesClientException e) {
-          if (e.getCode() == 422) {
-            // invalid: e.g. a volume source of spec.topology.volumes the API server refuses
-            throw new IllegalArgumentException("the API server refused " + o.getKind() + " "
-                + o.getMetadata().getName() + ": " + (e.getStatus() != null && e.getStatus().getMessage() != null
-                    ? e.getStatus().getMessage() : e.getMessage()), e);
-          }
-          if (e.getCode() == 403) {
-            // RBAC: the chart grants topology's writes only in the namespaces of topology.namespaces
-            throw new IllegalArgumentException("the operator may not write " + o.getKind() + " "
-                + o.getMetadata().getName() + " in namespace " + o.getMetadata().getNamespace() + " (list the "
-                + "namespace in the Helm value topology.namespaces)", e);
-          }
-          throw e;
-        }
+      Map<String, HasMetadata> desired = new LinkedHashMap<>();
+      ClusterObjects.desired(hc, plan).forEach(o -> desired.put(OwnedObject.key(o), o));
+      OwnedObject.Desired handed = new OwnedObject.Desired(desired, new AtomicInteger());
+      context.managedWorkflowAndDependentResourceContext().put(OwnedObject.Desired.KEY, handed);
+      WorkflowReconcileResult result = workflow.reconcile(hc, context);
+      if (result.erroredDependentsExist()) {
+        throw firstError(result.getErroredDependents().values());
       }
+      written = handed.written().get();
     }
-    int desired = plan.ok() ? plan.replicas() : 0;
-    Layout.Result layout = Layout.analyze(pool, k, desired, regionServerPods(hc));
+    int desiredReplicas = plan.ok() ? plan.replicas() : 0;
+    Layout.Result layout = Layout.analyze(pool, k, desiredReplicas, regionServerPods(hc));
     return new Outcome(plan, layout, pool, written);
   }
 
-  /**
-   * The content hash of the object as it is now: from the informer for StatefulSets; for the
-   * others (no informer: the operator does not list ConfigMaps or Services) a GET, skipped when
-   * this operator wrote or saw that hash less than {@link #VERIFY_EVERY} ago, so the pod events
-   * that trigger most reconciles cost no requests.
-   */
-  private String hashOf(KubernetesClient client, HasMetadata desired, String want) {
-    if (desired instanceof StatefulSet) {
-      return statefulSets.get(ResourceID.fromResource(desired)).map(TopologyManager::hash).orElse(null);
+  /** A spec error (what the API server or RBAC refused) first; any other failure as it was thrown. */
+  private static RuntimeException firstError(Collection<Exception> errors) {
+    for (Exception e : errors) {
+      for (Throwable c = e; c != null; c = c.getCause()) {
+        if (c instanceof IllegalArgumentException iae) {
+          return iae;
+        }
+      }
     }
-    Verified v = verified.get(key(desired));
-    if (v != null && v.hash().equals(want) && System.nanoTime() - v.atNanos() < VERIFY_EVERY.toNanos()) {
-      return want;
-    }
-    String actual = hash(client.resource(desired).get());
-    if (actual != null) {
-      verified.put(key(desired), new Verified(actual, System.nanoTime()));
-    }
-    return actual;
-  }
-
-  private static String hash(HasMetadata actual) {
-    return actual == null || actual.getMetadata().getAnnotations() == null ? null
-        : actual.getMetadata().getAnnotations().get(ClusterObjects.HASH);
-  }
-
-  private static String key(HasMetadata o) {
-    return o.getKind() + "/" + o.getMetadata().getNamespace() + "/" + o.getMetadata().getName();
-  }
-
-  /** Forgets what was verified of a cluster's objects (the cluster is gone). */
-  public void forget(HBaseCluster hc) {
-    String prefix = "/" + hc.getMetadata().getNamespace() + "/" + hc.getMetadata().getName() + "-";
-    verified.keySet().removeIf(k -> k.contains(prefix));
+    Exception e = errors.iterator().next();
+    return e instanceof RuntimeException re ? re : new IllegalStateException(e);
   }
 }

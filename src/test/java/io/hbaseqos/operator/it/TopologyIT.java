@@ -218,6 +218,50 @@ class TopologyIT {
     return v;
   }
 
+  /**
+   * Each object is a dependent read from an informer of its kind: one deleted by hand comes back
+   * as it was (the others are not written), and a budget turned off is not written until it is on.
+   */
+  @Test
+  void eachObjectIsADependentThatComesBackWhenDeletedAndABudgetTurnedOffIsNotWritten() {
+    String ns = newPool("topo-dep");
+    Nodes.createReady(k8s, ns + "-n1", ns, "64Gi");
+    HBaseCluster hc = cluster(ns, "hb", ns, 1, rs -> { });
+    hc.getSpec().getTopology().setPodDisruptionBudget(false);
+    k8s.resource(hc).create();
+    await().atMost(60, TimeUnit.SECONDS).ignoreExceptions().untilAsserted(() -> {
+      assertThat(sts(ns, "hb-regionserver")).isNotNull();
+      assertThat(sts(ns, "hb-master")).isNotNull();
+      assertThat(get(ns, "hb").getStatus().getTopology().getDesiredRegionServers()).isEqualTo(1);
+    });
+    assertThat(k8s.policy().v1().podDisruptionBudget().inNamespace(ns).list().getItems()).isEmpty();
+    Service service = k8s.services().inNamespace(ns).withName("hb-regionserver").get();
+    ConfigMap config = k8s.configMaps().inNamespace(ns).withName("hb-hbase-site").get();
+    String rsVersion = sts(ns, "hb-regionserver").getMetadata().getResourceVersion();
+    String masterVersion = sts(ns, "hb-master").getMetadata().getResourceVersion();
+
+    k8s.resource(service).delete();
+    k8s.resource(config).delete();
+    await().atMost(30, TimeUnit.SECONDS).ignoreExceptions().untilAsserted(() -> {
+      Service back = k8s.services().inNamespace(ns).withName("hb-regionserver").get();
+      assertThat(back.getMetadata().getUid()).isNotEqualTo(service.getMetadata().getUid());
+      assertThat(back.getMetadata().getAnnotations()).isEqualTo(service.getMetadata().getAnnotations());
+      assertThat(back.getSpec().getPorts()).isEqualTo(service.getSpec().getPorts());
+      assertThat(back.getMetadata().getManagedFields()).extracting(f -> f.getManager())
+          .containsExactly("hbase-qos-operator");
+      ConfigMap cm = k8s.configMaps().inNamespace(ns).withName("hb-hbase-site").get();
+      assertThat(cm.getMetadata().getUid()).isNotEqualTo(config.getMetadata().getUid());
+      assertThat(cm.getData()).isEqualTo(config.getData());
+    });
+    assertThat(sts(ns, "hb-regionserver").getMetadata().getResourceVersion()).as("not written").isEqualTo(rsVersion);
+    assertThat(sts(ns, "hb-master").getMetadata().getResourceVersion()).as("not written").isEqualTo(masterVersion);
+
+    edit(ns, h -> h.getSpec().getTopology().setPodDisruptionBudget(true));
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> assertThat(k8s.policy().v1().podDisruptionBudget()
+        .inNamespace(ns).list().getItems()).extracting(b -> b.getMetadata().getName())
+        .containsExactlyInAnyOrder("hb-regionserver", "hb-master"));
+  }
+
   @Test
   void aPoolTooSmallIsRefusedNamingTheNodeAndNothingIsDeployed() {
     String ns = newPool("topo-bad");
