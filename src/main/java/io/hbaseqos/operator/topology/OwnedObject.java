@@ -19,7 +19,8 @@ import java.util.function.Function;
  * over in the context by {@link TopologyManager}), its actual state the informer's copy. It is
  * written (server-side apply, as {@value ClusterObjects#MANAGED_BY}) only when the content hash
  * ({@value ClusterObjects#HASH}) differs, so a settled cluster writes nothing. Removal is the
- * garbage collector's (owner reference), never the operator's.
+ * garbage collector's (owner reference), never the operator's: {@link #delete} does nothing,
+ * although JOSDK calls it for a dependent whose reconcile precondition no longer holds.
  */
 @Ignore
 final class OwnedObject<R extends HasMetadata> extends CRUDKubernetesDependentResource<R, HBaseCluster> {
@@ -38,6 +39,24 @@ final class OwnedObject<R extends HasMetadata> extends CRUDKubernetesDependentRe
   OwnedObject(Class<R> type, String dependentName, Function<HBaseCluster, String> objectName) {
     super(type, dependentName);
     this.objectName = objectName;
+  }
+
+  /** What the API server or RBAC refused of an object: an error of the spec or of the installation. */
+  static final class Refused extends IllegalArgumentException {
+    Refused(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  /**
+   * Nothing: an object is removed with its HBaseCluster by the garbage collector, and one the spec
+   * stops asking for (a PodDisruptionBudget turned off) is kept. JOSDK calls this for a dependent
+   * whose reconcile precondition does not hold, garbage-collected or not; the operator has no
+   * right to delete, and a refused delete would fail every reconcile of the cluster.
+   */
+  @Override
+  public void delete(HBaseCluster hc, Context<HBaseCluster> context) {
+    // kept: see above
   }
 
   static String key(HasMetadata o) {
@@ -91,7 +110,7 @@ final class OwnedObject<R extends HasMetadata> extends CRUDKubernetesDependentRe
   /**
    * Server-side apply of the whole object under the operator's field manager (fields it no longer
    * declares are dropped). An object the API server refuses as invalid, or one the operator may not
-   * write, is an {@link IllegalArgumentException}: an error of the spec or of the installation.
+   * write, is {@link Refused}: an error of the spec or of the installation.
    */
   private R apply(R desired, Context<HBaseCluster> context) {
     try {
@@ -102,13 +121,13 @@ final class OwnedObject<R extends HasMetadata> extends CRUDKubernetesDependentRe
     } catch (KubernetesClientException e) {
       if (e.getCode() == 422) {
         // invalid: e.g. a volume source of spec.topology.volumes the API server refuses
-        throw new IllegalArgumentException("the API server refused " + desired.getKind() + " "
+        throw new Refused("the API server refused " + desired.getKind() + " "
             + desired.getMetadata().getName() + ": " + (e.getStatus() != null && e.getStatus().getMessage() != null
                 ? e.getStatus().getMessage() : e.getMessage()), e);
       }
       if (e.getCode() == 403) {
         // RBAC: the chart grants topology's writes only in the namespaces of topology.namespaces
-        throw new IllegalArgumentException("the operator may not write " + desired.getKind() + " "
+        throw new Refused("the operator may not write " + desired.getKind() + " "
             + desired.getMetadata().getName() + " in namespace " + desired.getMetadata().getNamespace() + " (list the "
             + "namespace in the Helm value topology.namespaces)", e);
       }

@@ -16,16 +16,17 @@ import io.hbaseqos.operator.api.TopologySpec;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.dependent.DependentResource;
 import io.javaoperatorsdk.operator.processing.dependent.workflow.Condition;
 import io.javaoperatorsdk.operator.processing.dependent.workflow.Workflow;
 import io.javaoperatorsdk.operator.processing.dependent.workflow.WorkflowBuilder;
 import io.javaoperatorsdk.operator.processing.dependent.workflow.WorkflowReconcileResult;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.filter.OnUpdateFilter;
 import io.javaoperatorsdk.operator.processing.event.source.SecondaryToPrimaryMapper;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,6 +53,8 @@ public final class TopologyManager {
   private final InformerEventSource<Pod, HBaseCluster> pods;
   private final List<EventSource<?, HBaseCluster>> eventSources;
   private final Workflow<HBaseCluster> workflow;
+  /** The dependents in the order a failure is reported: the first refused in this order is named. */
+  private final List<OwnedObject<?>> order;
 
   /**
    * Builds the informers and the workflow.
@@ -91,8 +94,12 @@ public final class TopologyManager {
       InformerEventSource<ConfigMap, HBaseCluster> configMaps = informer(context, ConfigMap.class, "configmaps",
           namespaces);
       InformerEventSource<Service, HBaseCluster> services = informer(context, Service.class, "services", namespaces);
+      // the disruption controller rewrites a budget's status at every pod's change of readiness:
+      // the pods' own informer reports those; a budget's spec or annotations changing matters
       InformerEventSource<PodDisruptionBudget, HBaseCluster> budgets = informer(context, PodDisruptionBudget.class,
-          "poddisruptionbudgets", namespaces);
+          "poddisruptionbudgets", namespaces, (now, before) -> !Objects.equals(now.getMetadata().getGeneration(),
+              before.getMetadata().getGeneration()) || !Objects.equals(now.getMetadata().getAnnotations(),
+              before.getMetadata().getAnnotations()));
       config.setEventSource(configMaps);
       rsService.setEventSource(services);
       masterService.setEventSource(services);
@@ -101,8 +108,10 @@ public final class TopologyManager {
       sources.addAll(List.of(configMaps, services, budgets));
     }
     eventSources = List.copyOf(sources);
-    // the pods mount the ConfigMap and are named through their headless Service; a budget is kept
-    // while spec.topology.podDisruptionBudget is off (never deleted: it has no effect on its own)
+    order = List.of(config, rsService, masterService, rs, masters, rsBudget, masterBudget);
+    // the pods mount the ConfigMap and are named through their headless Service; a budget is not
+    // written while spec.topology.podDisruptionBudget is off, and one written before is kept
+    // (OwnedObject.delete does nothing)
     Condition<PodDisruptionBudget, HBaseCluster> budgetWanted = (dr, hc, ctx) ->
         !Boolean.FALSE.equals(hc.getSpec().getTopology().getPodDisruptionBudget());
     workflow = new WorkflowBuilder<HBaseCluster>().withThrowExceptionFurther(false)
@@ -124,6 +133,12 @@ public final class TopologyManager {
   /** An informer of the operator's objects (by label), each mapped to its cluster by the cluster label. */
   private static <R extends HasMetadata> InformerEventSource<R, HBaseCluster> informer(
       EventSourceContext<HBaseCluster> context, Class<R> type, String name, Optional<Set<String>> namespaces) {
+    return informer(context, type, name, namespaces, null);
+  }
+
+  private static <R extends HasMetadata> InformerEventSource<R, HBaseCluster> informer(
+      EventSourceContext<HBaseCluster> context, Class<R> type, String name, Optional<Set<String>> namespaces,
+      OnUpdateFilter<R> onUpdate) {
     SecondaryToPrimaryMapper<R> byLabel = o -> o.getMetadata().getLabels() == null
         || o.getMetadata().getLabels().get(ClusterObjects.CLUSTER_LABEL) == null ? Set.of()
         : Set.of(new ResourceID(o.getMetadata().getLabels().get(ClusterObjects.CLUSTER_LABEL),
@@ -131,7 +146,11 @@ public final class TopologyManager {
     InformerEventSourceConfiguration.Builder<R> b = InformerEventSourceConfiguration.from(type, HBaseCluster.class)
         .withName(name).withLabelSelector("app.kubernetes.io/managed-by=" + ClusterObjects.MANAGED_BY)
         .withSecondaryToPrimaryMapper(byLabel);
-    namespaces.ifPresent(b::withNamespaces);
+    // namespaces of their own (where the chart grants list and watch), not the controller's, whatever those become
+    namespaces.ifPresent(n -> b.withNamespaces(n).withFollowControllerNamespacesChanges(false));
+    if (onUpdate != null) {
+      b.withOnUpdateFilter(onUpdate);
+    }
     return new InformerEventSource<>(b.build(), context);
   }
 
@@ -214,7 +233,7 @@ public final class TopologyManager {
       context.managedWorkflowAndDependentResourceContext().put(OwnedObject.Desired.KEY, handed);
       WorkflowReconcileResult result = workflow.reconcile(hc, context);
       if (result.erroredDependentsExist()) {
-        throw firstError(result.getErroredDependents().values());
+        throw firstError(result.getErroredDependents());
       }
       written = handed.written().get();
     }
@@ -223,16 +242,23 @@ public final class TopologyManager {
     return new Outcome(plan, layout, pool, written);
   }
 
-  /** A spec error (what the API server or RBAC refused) first; any other failure as it was thrown. */
-  private static RuntimeException firstError(Collection<Exception> errors) {
-    for (Exception e : errors) {
-      for (Throwable c = e; c != null; c = c.getCause()) {
-        if (c instanceof IllegalArgumentException iae) {
-          return iae;
-        }
+  /**
+   * What the API server or RBAC refused first, in the order of {@link #order} (so the same object is
+   * named on every retry); else the first other failure, as it was thrown.
+   */
+  private RuntimeException firstError(Map<DependentResource, Exception> errors) {
+    for (OwnedObject<?> d : order) {
+      if (errors.get(d) instanceof OwnedObject.Refused refused) {
+        return refused;
       }
     }
-    Exception e = errors.iterator().next();
+    for (OwnedObject<?> d : order) {
+      Exception e = errors.get(d);
+      if (e != null) {
+        return e instanceof RuntimeException re ? re : new IllegalStateException(e);
+      }
+    }
+    Exception e = errors.values().iterator().next();
     return e instanceof RuntimeException re ? re : new IllegalStateException(e);
   }
 }

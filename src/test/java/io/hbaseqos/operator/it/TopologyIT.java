@@ -95,7 +95,7 @@ class TopologyIT {
     Nodes.createReady(k8s, ns + "-n2", pool, "64Gi");
     k8s.resource(cluster(ns, "hb", pool, 2, rs -> rs.setHandlerCount(40))).create();
 
-    await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> objects(ns)); // all seven, written one after another
+    await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> objects(ns)); // all seven (StatefulSets after their ConfigMap and Service)
     StatefulSet rs = sts(ns, "hb-regionserver");
     assertThat(rs.getSpec().getReplicas()).as("2 nodes x 2").isEqualTo(4);
     var pod = rs.getSpec().getTemplate().getSpec();
@@ -220,7 +220,8 @@ class TopologyIT {
 
   /**
    * Each object is a dependent read from an informer of its kind: one deleted by hand comes back
-   * as it was (the others are not written), and a budget turned off is not written until it is on.
+   * as it was (the others are not written); a budget turned off is not written until it is on, and
+   * one turned off again is kept (JOSDK would delete a dependent whose precondition stops holding).
    */
   @Test
   void eachObjectIsADependentThatComesBackWhenDeletedAndABudgetTurnedOffIsNotWritten() {
@@ -260,6 +261,26 @@ class TopologyIT {
     await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> assertThat(k8s.policy().v1().podDisruptionBudget()
         .inNamespace(ns).list().getItems()).extracting(b -> b.getMetadata().getName())
         .containsExactlyInAnyOrder("hb-regionserver", "hb-master"));
+    Map<String, String> budgets = new java.util.TreeMap<>();
+    k8s.policy().v1().podDisruptionBudget().inNamespace(ns).list().getItems()
+        .forEach(b -> budgets.put(b.getMetadata().getName(), b.getMetadata().getUid()));
+
+    // off again: kept as they are, and the cluster goes on (a handler count change still reaches the ConfigMap)
+    edit(ns, h -> {
+      h.getSpec().getTopology().setPodDisruptionBudget(false);
+      h.getSpec().getTopology().getRegionServers().setHandlerCount(45);
+    });
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> assertThat(k8s.configMaps().inNamespace(ns)
+        .withName("hb-hbase-site").get().getData().get("hbase-site.xml"))
+        .contains("<name>hbase.regionserver.handler.count</name><value>45</value>"));
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> assertThat(get(ns, "hb").getStatus()
+        .getObservedGeneration()).isEqualTo(get(ns, "hb").getMetadata().getGeneration()));
+    assertThat(get(ns, "hb").getStatus().condition("Ready").map(c -> c.getReason()).orElse(""))
+        .isNotEqualTo("InvalidSpec");
+    Map<String, String> kept = new java.util.TreeMap<>();
+    k8s.policy().v1().podDisruptionBudget().inNamespace(ns).list().getItems()
+        .forEach(b -> kept.put(b.getMetadata().getName(), b.getMetadata().getUid()));
+    assertThat(kept).as("the same budgets, not deleted").isEqualTo(budgets);
   }
 
   @Test
