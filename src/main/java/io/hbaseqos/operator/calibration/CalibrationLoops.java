@@ -79,6 +79,8 @@ public class CalibrationLoops {
     final LogNewtonLaw law;
     final RateWindow window = new RateWindow();
     Instant due;
+    /** How much longer than a period the first period runs (a resumed loop's share of {@link #spread}). */
+    Duration firstPeriodExtra = Duration.ZERO;
     ControlLaw.State state = ControlLaw.State.Converging;
     String reason = "measuring the first period";
     Observation last = Observation.missing();
@@ -147,6 +149,7 @@ public class CalibrationLoops {
       LogNewtonLaw law = new LogNewtonLaw(plan.settings());
       Loop fresh = new Loop(specKey, law, statusLimit);
       if (l == null && resume != null) { // a restart, not a changed spec: keep saying what status said
+        fresh.firstPeriodExtra = spread(tenant, plan.period());
         fresh.state = resume.state();
         fresh.reason = resume.reason() == null ? fresh.reason : resume.reason();
         law.resumeElasticity(resume.elasticity());
@@ -168,7 +171,7 @@ public class CalibrationLoops {
       if (loop.due == null) {
         // the first call only takes the counters' baseline; the first period ends one period later
         source.measure(loop.window, now, null);
-        loop.due = now.plus(plan.period());
+        loop.due = now.plus(plan.period()).plus(loop.firstPeriodExtra);
         return waiting(loop, limitInForce);
       }
       if (now.isBefore(loop.due)) {
@@ -210,6 +213,15 @@ public class CalibrationLoops {
       return new Outcome(true, next, next != limitInForce, loop.state, loop.reason, obs, loop.due,
           loop.law.learntElasticity());
     }
+  }
+
+  /**
+   * After a restart every loop starts at once; each one's first period runs longer by its own share
+   * of a period (from the tenant's uid), so their period ends, reads and writes spread over a period
+   * instead of landing together. A rate over a longer period measures the same limit.
+   */
+  static Duration spread(String tenant, Duration period) {
+    return Duration.ofMillis(Math.floorMod(tenant.hashCode() * 0x9E3779B9L, period.toMillis()));
   }
 
   private static Outcome waiting(Loop loop, long limit) {

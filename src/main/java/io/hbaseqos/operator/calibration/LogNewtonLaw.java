@@ -37,7 +37,12 @@ package io.hbaseqos.operator.calibration;
  * hold the last limit (never zero, never unlimited); and a demand guard against wind-up: below
  * target while HBase throttles almost nothing (under 0.1% of the tenant's requests refused), or
  * after a raise that returned under {@link #UNDERPAID} of its predicted gain, raising the limit
- * would not help. The law says DemandLimited and holds at most {@link #HEADROOM} times the last
+ * would not help. The second needs the refused share to agree: while HBase refuses enough of the
+ * tenant's requests that serving them would reach the target, the throttle holds it back and the
+ * law never says DemandLimited. A raise that paid little then teaches a small elasticity (a flat
+ * plant, as scans are) and the next move is sized by it, up to the maximum limit, where AtBound
+ * names the refused share and the elasticity. A bursty tenant near its demand, refused 1% at any
+ * limit, is still held. The law says DemandLimited and holds at most {@link #HEADROOM} times the last
  * limit a clean period found throttling the tenant, until its rate there changes.
  */
 public final class LogNewtonLaw implements ControlLaw {
@@ -200,7 +205,7 @@ public final class LogNewtonLaw implements ControlLaw {
       bindLnL = Math.min(u, prevLnL);
     }
     if (held) {
-      Step hold = whileHeld(limit, x, y, binding, provisional);
+      Step hold = whileHeld(limit, x, y, binding, provisional, obs.throttledShare());
       if (hold != null) {
         return hold;
       }
@@ -223,7 +228,7 @@ public final class LogNewtonLaw implements ControlLaw {
     n++;
     sum += x;
     if (n == 1) {
-      Step unpaid = learn(limit, binding, x, y);
+      Step unpaid = learn(limit, binding, x, y, obs.throttledShare());
       if (unpaid != null) {
         return unpaid;
       }
@@ -308,7 +313,8 @@ public final class LogNewtonLaw implements ControlLaw {
     }
     double next = s.clamp(limit * Math.exp(inBracket(u + step) - u));
     if (next == limit) {
-      return new Step(limit, State.AtBound, "the limit is at its " + (err > 0 ? "maximum" : "minimum"));
+      return new Step(limit, State.AtBound, "the limit is at its " + (err > 0 ? "maximum" : "minimum")
+          + outOfReach(u, err, Math.exp(mean), obs.throttledShare()));
     }
     rechecking = false;
     prevLnL = u;
@@ -317,10 +323,51 @@ public final class LogNewtonLaw implements ControlLaw {
     // the next period's first measurement is still partly this limit's when the move changes ops noticeably
     moveTo(Math.log(next), Math.abs(Math.log(next) - u) * elasticity > band / 2);
     raisedBelow = next > limit && err > 0;
-    return new Step(next, next == s.minLimit() || next == s.maxLimit() ? State.AtBound : State.Converging,
+    boolean atBound = next == s.minLimit() || next == s.maxLimit();
+    return new Step(next, atBound ? State.AtBound : State.Converging,
         String.format("%.0f ops/s, target %.0f: limit %.0f -> %.0f (elasticity %.2f)", y, s.target(), limit, next,
             elasticity));
   }
+
+  /**
+   * Whether the requests HBase refuses, were they all served, would bring the tenant to its target:
+   * then the throttle is what holds it back. Served, they make about {@code ops / (1 - refused
+   * share)}: exactly so for requests that are not sent again, and roughly at most what a client that
+   * waits on each refusal and sends again would do without the throttle (its waits would end too);
+   * a tenant short of its target by more than that asks for less. False where HBase does not
+   * report what it refuses.
+   */
+  private boolean refusalsExplainTheGap(double x, double share) {
+    return !Double.isNaN(share) && share >= NOT_BINDING && x - Math.log1p(-Math.min(share, 1 - 1e-9)) >= lnT - band;
+  }
+
+  /**
+   * The evidence that a target above the rate measured at the maximum limit is out of reach there:
+   * what HBase still refuses of the tenant's requests, and, once the loop has learnt how the rate
+   * follows the limit, about what limit the target would need.
+   *
+   * @param u the log of the limit in force (the maximum)
+   * @param err the log of the target over the average measured at it
+   * @param ops that average
+   */
+  private String outOfReach(double u, double err, double ops, double share) {
+    if (err <= band || Double.isNaN(share) || share < NOT_BINDING) {
+      return "";
+    }
+    String need = "";
+    if (learnt) {
+      double ratio = Math.exp(err / elasticity);
+      need = ratio > 100 ? String.format("; by how little its rate follows the limit (elasticity %.2f) it would need "
+          + "over 100 times that", elasticity)
+          : String.format("; by the elasticity learnt (%.2f) it would need about %.0f req/s", elasticity,
+              Math.exp(u) * ratio);
+    }
+    return String.format("; %.0f ops/s is below the target %.0f while HBase refuses %.1f%% of the tenant's requests: "
+        + "the target is out of reach below the maximum limit (%.0f req/s)%s", ops, s.target(), share * 100,
+        Math.exp(u), need);
+  }
+
+
 
   /** Records that the limit {@code lnL} gives the mean rate {@code mean}, below the target or above it. */
   private void narrow(double lnL, double mean, boolean below) {
@@ -428,13 +475,19 @@ public final class LogNewtonLaw implements ControlLaw {
    * (its demand changed): the law then acts again, raising by at most {@link #HEADROOM} per period
    * until a raise pays. Otherwise the limit stays (null: proceed with the ordinary law).
    */
-  private Step whileHeld(double limit, double x, double y, boolean binding, boolean provisional) {
+  private Step whileHeld(double limit, double x, double y, boolean binding, boolean provisional, double share) {
     if (x >= lnT - band) {
       held = false;
       return null;
     }
     if (!binding) {
       return null; // demandLimited() holds it
+    }
+    if (!provisional && refusalsExplainTheGap(x, share)) {
+      // HBase now refuses enough of the tenant's requests at the held limit to reach the target: its demand came back
+      held = false;
+      cautiousClimb = true;
+      return null;
     }
     double moved = Math.max(band, 3 * noise());
     if (!provisional && Math.abs(x - heldRef) > moved) {
@@ -507,7 +560,7 @@ public final class LogNewtonLaw implements ControlLaw {
    * throttle, limits it, so the climb stops there: held at most {@link #HEADROOM} times the limit
    * before the raise. Returns that hold, or null.
    */
-  private Step learn(double limit, boolean binding, double x, double y) {
+  private Step learn(double limit, boolean binding, double x, double y, double share) {
     boolean judge = raisedBelow;
     raisedBelow = false;
     if (!binding || !prevBinding || Double.isNaN(prevLnL)) {
@@ -532,14 +585,22 @@ public final class LogNewtonLaw implements ControlLaw {
     double gained = x - prevMean;
     // returns diminishing (under half the prediction): nearing the demand, so climb at most x2 a period
     cautiousClimb = cautiousClimb && gained < 0.5 * predicted * du;
+    if (refusalsExplainTheGap(x, share)) {
+      // what HBase refuses is enough to reach the target: the throttle holds the tenant back, not its
+      // demand, whatever the raise gained. A raise that paid little is a flat plant (as scans are):
+      // the small elasticity just learnt sizes the next move, up to the maximum limit
+      return null;
+    }
     // judged only on a raise whose predicted gain is well above the noise of a difference of two periods
     if (gained >= UNDERPAID * predicted * du || predicted * du <= 4 * noise() * Math.sqrt(2)) {
       return null;
     }
     double hold = holdAtMost(limit, Math.exp(prevLnL) * HEADROOM, x);
     String why = String.format("raising the limit from %.0f to %.0f req/s gained %.1f%% ops (%.0f ops/s, target %.0f), "
-        + "under a third of what the tenant's elasticity predicted: its demand, not its throttle, limits it", Math.exp(
-        prevLnL), limit, (Math.exp(gained) - 1) * 100, y, s.target());
+        + "under a third of what the tenant's elasticity predicted%s: its demand, not its throttle, limits it", Math.exp(
+        prevLnL), limit, (Math.exp(gained) - 1) * 100, y, s.target(), Double.isNaN(share) ? "" : String.format(
+        ", and HBase refuses %.1f%% of its requests, so with none refused it would do about %.0f ops/s", share * 100,
+        y / (1 - share)));
     if (hold < limit) {
       return new Step(hold, State.DemandLimited, why + String.format("; limit %.0f -> %.0f, %.0fx the last one that "
           + "paid", limit, hold, HEADROOM));

@@ -243,8 +243,15 @@ final class RegionServerMetrics {
     return new UsersMetrics(out, tookBefore);
   }
 
-  /** The longest a read of all servers takes, whatever a server does: a JMX fallback's two requests included. */
-  static final Duration READ_DEADLINE = TIMEOUT.multipliedBy(3).plusMillis(500);
+  /** How long to wait before asking {@code /jmx} again for a per-user bean it answered without. */
+  static final Duration JMX_RETRY = Duration.ofMillis(500);
+
+  /**
+   * The longest a read of all servers takes, whatever a server does: a JMX fallback's requests
+   * included (the 404 of /prometheus, the per-user bean, once more after {@link #JMX_RETRY} when it
+   * was missing, the server bean).
+   */
+  static final Duration READ_DEADLINE = TIMEOUT.multipliedBy(4).plus(JMX_RETRY).plusMillis(500);
 
   /** Reads every server at once, each within its own timeout: the metrics whose names contain {@code query}. */
   private Map<String, Sample> readAll(Map<String, Map.Entry<String, Integer>> servers, String query) {
@@ -368,6 +375,12 @@ final class RegionServerMetrics {
   /** The cached {@code /jmx} beans, renamed as {@code /prometheus} names them. */
   private Sample fromJmx(String host, int port) throws IOException, InterruptedException {
     JsonNode users = bean(host, port, USERS_BEAN);
+    if (users == null) {
+      // HBase registers the per-user bean again when users come and go, and /jmx answers without it
+      // meanwhile (seen on 2.6.4 while new users started): one more look before saying it is off
+      Thread.sleep(JMX_RETRY.toMillis());
+      users = bean(host, port, USERS_BEAN);
+    }
     if (users == null) {
       return Sample.failed("no per-user metrics: set hbase.regionserver.user.metrics.enabled=true");
     }

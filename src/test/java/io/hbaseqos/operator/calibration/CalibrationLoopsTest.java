@@ -198,6 +198,8 @@ class CalibrationLoopsTest {
       CalibrationLoops loops = new CalibrationLoops();
       AtTarget p = new AtTarget();
       p.ops = status.getObservedOpsPerSecond();
+      // a demand-limited tenant HBase barely refuses: served, its refused requests would not reach the target
+      p.refused = state.equals("DemandLimited") ? 0.01 : 0.5;
       for (int s = 0; s <= 150; s += 30) {
         Outcome o = loops.step("uid", "a", PLAN, 1250, resume, p, T0.plusSeconds(s));
         assertThat(o.state()).as(state + " at %ds", s).isEqualTo(ControlLaw.State.valueOf(state));
@@ -205,6 +207,22 @@ class CalibrationLoopsTest {
         assertThat(o.elasticity()).isEqualTo(0.42);
       }
     }
+    // a DemandLimited hold resumed while HBase refuses half the tenant's requests (enough to reach the
+    // target): the throttle holds it back, not its demand, so the hold ends and the limit is raised
+    var held = new io.hbaseqos.operator.api.CalibrationStatus();
+    held.setState("DemandLimited");
+    held.setObservedOpsPerSecond(600.0);
+    held.setElasticity(0.42);
+    CalibrationLoops resumed = new CalibrationLoops();
+    AtTarget refused = new AtTarget();
+    refused.ops = 600;
+    Outcome after = null;
+    for (int s = 0; s <= 150 && (after == null || !after.moved()); s += 30) {
+      after = resumed.step("uid", "a", PLAN, 1250, CalibrationLoops.Resume.of(held, "DemandLimited"), refused,
+          T0.plusSeconds(s));
+    }
+    assertThat(after.state()).isEqualTo(ControlLaw.State.Converging);
+    assertThat(after.limit()).isGreaterThan(1250);
     // the elasticity alone: the first move after the restart uses it, not the cautious first move
     var status = new io.hbaseqos.operator.api.CalibrationStatus();
     status.setState("Converging");
@@ -213,16 +231,42 @@ class CalibrationLoopsTest {
     AtTarget p = new AtTarget();
     p.ops = 800; // 20% under the target of 1000, throttled
     Outcome o = null;
-    for (int s = 0; s <= 60; s += 30) {
+    // (its first period runs longer by its share of the restart's spread)
+    for (int s = 0; s <= 120 && (o == null || !o.stepped()); s += 5) {
       o = loops.step("uid", "a", PLAN, 1000, CalibrationLoops.Resume.of(status, "Converging"), p, T0.plusSeconds(s));
     }
     // ln(1000/800) x 0.85 / 0.5 = 0.38: x1.46 (a new loop's cautious first move: x1.25)
     assertThat(o.limit()).isBetween(1440L, 1480L);
   }
 
+  /**
+   * After a restart 300 loops start at the same instant: their first periods end spread over the
+   * period that follows (each by its own share, from its uid), not together; a loop started
+   * otherwise (a new tenant, a changed spec) measures exactly one period.
+   */
+  @Test
+  void afterARestartTheLoopsFirstPeriodsEndSpreadOverAPeriod() {
+    var status = new io.hbaseqos.operator.api.CalibrationStatus();
+    status.setState("Converging");
+    var resume = CalibrationLoops.Resume.of(status, "Converging");
+    CalibrationLoops loops = new CalibrationLoops();
+    java.util.Map<Long, Integer> perSecond = new java.util.TreeMap<>();
+    for (int i = 0; i < 300; i++) {
+      Outcome o = loops.step(java.util.UUID.nameUUIDFromBytes(("tenant-" + i).getBytes(java.nio.charset.StandardCharsets.UTF_8)).toString(), "a", PLAN, 1000, resume, new AtTarget(), T0);
+      assertThat(o.stepped()).isFalse();
+      assertThat(o.next()).isAfterOrEqualTo(T0.plus(PLAN.period())).isBefore(T0.plus(PLAN.period().multipliedBy(2)));
+      perSecond.merge(Duration.between(T0, o.next()).toSeconds(), 1, Integer::sum);
+    }
+    assertThat(perSecond).as("every second of the period after the first").hasSize(30);
+    assertThat(perSecond.values()).as("about ten a second, never a crowd").allSatisfy(n -> assertThat(n).isLessThan(30));
+    Outcome fresh = loops.step("new-tenant", "a", PLAN, 1000, null, new AtTarget(), T0);
+    assertThat(fresh.next()).isEqualTo(T0.plus(PLAN.period()));
+  }
+
   /** A tenant that gets what its target asks at limit 1250 (80% of the limit), throttled. */
   static final class AtTarget implements CalibrationLoops.Source {
     double ops = 1000;
+    double refused = 0.5;
     int baselines;
 
     @Override
@@ -231,7 +275,7 @@ class CalibrationLoopsTest {
         baselines--;
         return Measurement.baselineOnly();
       }
-      return Measurement.of(new Observation(ops, 0.5));
+      return Measurement.of(new Observation(ops, refused));
     }
   }
 

@@ -210,6 +210,52 @@ class RegionServerMetricsTest {
     assertThat(r.sampled()).as("the /jmx cache lags: not a reading of the moment").isFalse();
   }
 
+  /**
+   * HBase registers its per-user bean again when users come and go, and /jmx answers without it
+   * meanwhile: one more look, half a second later, finds it; a server that never has it is named.
+   */
+  @Test
+  void aPerUserBeanMissingFromOneJmxAnswerIsAskedForOnceMore() throws Exception {
+    java.util.concurrent.atomic.AtomicInteger usersAsked = new java.util.concurrent.atomic.AtomicInteger();
+    fast = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    fast.setExecutor(Executors.newCachedThreadPool());
+    fast.createContext("/prometheus", ex -> {
+      ex.sendResponseHeaders(404, -1);
+      ex.close();
+    });
+    fast.createContext("/jmx", ex -> {
+      String q = ex.getRequestURI().getRawQuery();
+      boolean users = q.contains("sub%3DUsers");
+      String body = users && usersAsked.incrementAndGet() == 1 ? "{\"beans\":[]}"
+          : users ? "{\"beans\":[{\"User_alice_metric_get_num_ops\":110}]}" : "{\"beans\":[]}";
+      byte[] b = body.getBytes(StandardCharsets.UTF_8);
+      ex.sendResponseHeaders(200, b.length);
+      ex.getResponseBody().write(b);
+      ex.close();
+    });
+    fast.start();
+    RegionServerMetrics m = new RegionServerMetrics(new InfoServerHttp(false, Duration.ofSeconds(1), Negotiator.NONE),
+        Clock.systemUTC(), pool);
+    CounterReading r = m.userCounters(Map.of("rs1", Map.entry("127.0.0.1", fast.getAddress().getPort())), "alice",
+        Set.of("get"), null);
+    assertThat(r.servers().get("rs1").ops()).isEqualTo(110);
+    assertThat(usersAsked.get()).isEqualTo(2);
+
+    slow = server(0, false);
+    slow.removeContext("/jmx");
+    slow.createContext("/jmx", ex -> {
+      byte[] b = "{\"beans\":[]}".getBytes(StandardCharsets.UTF_8);
+      ex.sendResponseHeaders(200, b.length);
+      ex.getResponseBody().write(b);
+      ex.close();
+    });
+    RegionServerMetrics never = new RegionServerMetrics(new InfoServerHttp(false, Duration.ofSeconds(1),
+        Negotiator.NONE), Clock.systemUTC(), pool);
+    assertThatThrownBy(() -> never.userCounters(Map.of("rs-off", Map.entry("127.0.0.1", slow.getAddress().getPort())),
+        "alice", Set.of("get"), null)).isInstanceOf(MetricsUnavailableException.class)
+        .hasMessageContaining("rs-off").hasMessageContaining("set hbase.regionserver.user.metrics.enabled=true");
+  }
+
   @Test
   void aReadingIsSharedUnlessOneTakenAfterAGivenMomentIsNeeded() throws Exception {
     fast = server(0);

@@ -193,20 +193,24 @@ class CalibrationIT {
 
   /**
    * The operator restarted under load after the loop converged: from the first status the new
-   * process writes until three periods later (the baseline, the discarded first period, one step),
+   * process writes until four periods later (the baseline, the discarded first period, lengthened
+   * by up to one period so that restarted loops spread, and one step),
    * the Calibrated condition agrees with status.calibration.state at every read, the loop never
    * claims its metrics are unavailable or the tenant asks for less, and what status says is what
    * hbase:quota holds. A move after the restart is allowed and printed: the first period after the
    * restart begins before the new process knew the limit in force (it is measured, not assumed).
    */
   static void restartAndCheckTheLoopResumes(String name, TwoTenants load, long target) throws Exception {
+    // restarted from a settled loop: a period whose reading failed (MetricsUnavailable) would be resumed as such
+    await().atMost(3L * PERIOD_S, TimeUnit.SECONDS).pollInterval(500, TimeUnit.MILLISECONDS)
+        .until(() -> List.of("Converged", "LimiterStep").contains(calibration(name).getState()));
     CalibrationStatus before = calibration(name);
     Map<String, String> raw = QuotaTableRaw.read(StandaloneHBase.shared(), load.tUser);
     operator.close();
     operator = new OperatorHarness(k8s);
     String key = ClusterConnections.key(ns, "hb");
     List<String> seen = new ArrayList<>();
-    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(3L * PERIOD_S + 5);
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(4L * PERIOD_S + 5);
     while (System.nanoTime() < end) {
       TenantQuota now = k8s.resources(TenantQuota.class).inNamespace(ns).withName(name).get();
       String state = now.getStatus().getCalibration().getState();
@@ -351,7 +355,7 @@ class CalibrationIT {
       Map<String, String> rawU = QuotaTableRaw.read(StandaloneHBase.shared(), load.uUser);
       operator.close();
       operator = new OperatorHarness(k8s);
-      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(3L * PERIOD_S + 5);
+      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(4L * PERIOD_S + 5);
       while (System.nanoTime() < end) {
         assertThat(calibration("capped").getState()).isEqualTo("AtBound");
         assertThat(calibration("asks-less").getState()).as("the hold resumed, not re-learnt").isEqualTo("DemandLimited");
