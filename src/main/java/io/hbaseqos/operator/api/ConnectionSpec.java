@@ -28,10 +28,11 @@ public class ConnectionSpec {
   @ValidationRule(value = "self.all(k, !(k in ['hbase.security.authentication', 'hadoop.security.authentication', "
       + "'hbase.client.keytab.file', 'hbase.client.keytab.principal', 'hbase.client.kerberos.principal', "
       + "'hadoop.security.auth_to_local', 'hadoop.security.group.mapping', 'hadoop.security.credential.provider.path', "
-      + "'hbase.client.userprovider.class', 'hbase.client.sasl.provider.class', 'hbase.client.sasl.provider.extras']))",
+      + "'hbase.client.userprovider.class', 'hbase.client.sasl.provider.class', 'hbase.client.sasl.provider.extras', "
+      + "'hbase.rpc.tls.keystore.location', 'hbase.rpc.tls.keystore.password', 'hbase.rpc.tls.keystore.type']))",
       message = "clientConfig may not set the operator's own identity (authentication, keytab, principal, SASL "
-          + "providers, identity mapping): the operator's installation sets it (Helm values hbase.kerberos.* and "
-          + "hbase.clientConfig)")
+          + "providers, identity mapping, its TLS certificate): the operator's installation sets it (Helm values "
+          + "hbase.kerberos.*, hbase.tls.* and hbase.clientConfig)")
   @ValidationRule(value = "self.all(k, !k.matches('(^|[.])(impl|class|classes|codec|compressor|extras|factory|plugin|plugins)$') "
       + "&& !k.contains('.impl.'))",
       message = "clientConfig may not name a class for the operator to load (keys ending in .impl, .class, .classes, "

@@ -46,9 +46,18 @@ public interface BackendFactory {
 
       @Override
       public InfoServers infoServers(ConnectionSpec c, InfoServerRequests requests) {
-        boolean https = HBaseQuotaBackend.configuration(c.getZookeeperQuorum(), c.getZnodeParent(), siteFile,
-            c.getClientConfig()).getBoolean("hbase.ssl.enabled", false);
-        return new InfoServers(https, io.hbaseqos.operator.quota.MonotonicClock.system(), negotiator, requests);
+        org.apache.hadoop.conf.Configuration conf = HBaseQuotaBackend.configuration(c.getZookeeperQuorum(),
+            c.getZnodeParent(), siteFile, c.getClientConfig());
+        boolean https = conf.getBoolean("hbase.ssl.enabled", false);
+        javax.net.ssl.SSLContext trust = null;
+        try {
+          trust = InfoServerTrust.context(conf);
+        } catch (IllegalArgumentException e) {
+          // reads of the info servers then fail on their certificates, each naming why (MetricsUnavailable)
+          org.slf4j.LoggerFactory.getLogger(BackendFactory.class).warn("the truststore for HTTPS info servers of {} "
+              + "cannot be read, the JVM's default trust is used: {}", c.getZookeeperQuorum(), e.getMessage());
+        }
+        return new InfoServers(https, trust, io.hbaseqos.operator.quota.MonotonicClock.system(), negotiator, requests);
       }
     };
   }

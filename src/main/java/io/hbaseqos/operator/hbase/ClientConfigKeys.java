@@ -9,8 +9,9 @@ import java.util.regex.Pattern;
 
 /**
  * Which HBase client settings an HBaseCluster's {@code spec.connection.clientConfig} may carry.
- * Timeouts, retries, server principals, RPC protection and TLS are the cluster's business; the
- * operator's own identity (authentication, keytab, principal, SASL providers, identity mapping) is
+ * Timeouts, retries, server principals, RPC protection and TLS (which servers to trust) are the
+ * cluster's business; the operator's own identity (authentication, keytab, principal, SASL
+ * providers, identity mapping, the TLS certificate it presents) is
  * set by its installation, and no key may name a class for the operator to load (connection,
  * registry, RPC client, codec implementations). Plain Java; the CRD's rule and the reconciler's
  * check both come from here, and a connection never applies a refused key.
@@ -23,6 +24,7 @@ public final class ClientConfigKeys {
       "hbase.client.keytab.file", "hbase.client.keytab.principal", "hbase.client.kerberos.principal",
       "hadoop.security.auth_to_local", "hadoop.security.group.mapping", "hadoop.security.credential.provider.path",
       "hbase.client.userprovider.class", "hbase.client.sasl.provider.class", "hbase.client.sasl.provider.extras",
+      "hbase.rpc.tls.keystore.location", "hbase.rpc.tls.keystore.password", "hbase.rpc.tls.keystore.type",
       "hbase.zookeeper.quorum", "zookeeper.znode.parent");
 
   /** A key naming something the operator would load or instantiate. */
@@ -47,8 +49,8 @@ public final class ClientConfigKeys {
       return key + " is set with zookeeperQuorum and znodeParent";
     }
     if (IDENTITY.contains(key)) {
-      return key + " is the operator's own identity, set by its installation (Helm values hbase.kerberos.* and "
-          + "hbase.clientConfig), not per cluster";
+      return key + " is the operator's own identity, set by its installation (Helm values hbase.kerberos.*, hbase.tls.* "
+          + "and hbase.clientConfig), not per cluster";
     }
     if (CLASS_KEY.matcher(key).matches()) {
       return key + " names a class the operator would load; such settings come only from the operator's installation";

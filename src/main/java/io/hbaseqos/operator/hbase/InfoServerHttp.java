@@ -22,8 +22,18 @@ public final class InfoServerHttp {
   }
 
   InfoServerHttp(boolean https, Duration connectTimeout, Negotiator negotiator, InfoServerRequests requests) {
+    this(https, null, connectTimeout, negotiator, requests);
+  }
+
+  /** @param trust the certificates HTTPS info servers are checked against (null: the JVM's default) */
+  InfoServerHttp(boolean https, javax.net.ssl.SSLContext trust, Duration connectTimeout, Negotiator negotiator,
+      InfoServerRequests requests) {
     this.scheme = https ? "https" : "http";
-    this.http = HttpClient.newBuilder().connectTimeout(connectTimeout).build();
+    HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(connectTimeout);
+    if (https && trust != null) {
+      b.sslContext(trust);
+    }
+    this.http = b.build();
     this.negotiator = negotiator;
     this.requests = requests;
   }

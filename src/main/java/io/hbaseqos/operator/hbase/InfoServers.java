@@ -30,12 +30,18 @@ public final class InfoServers implements AutoCloseable {
 
   /** @param requests counts every request sent (the operator's metric) */
   public InfoServers(boolean https, Clock clock, Negotiator negotiator, InfoServerRequests requests) {
+    this(https, null, clock, negotiator, requests);
+  }
+
+  /** @param trust the certificates HTTPS info servers are checked against (null: the JVM's default) */
+  public InfoServers(boolean https, javax.net.ssl.SSLContext trust, Clock clock, Negotiator negotiator,
+      InfoServerRequests requests) {
     this.pool = Executors.newCachedThreadPool(r -> {
       Thread t = new Thread(r, "hbaseqos-infoserver");
       t.setDaemon(true);
       return t;
     });
-    InfoServerHttp http = new InfoServerHttp(https, InfoServerConf.TIMEOUT, negotiator, requests);
+    InfoServerHttp http = new InfoServerHttp(https, trust, InfoServerConf.TIMEOUT, negotiator, requests);
     this.quotaSettings = new InfoServerConf(ServerConf.QUOTA_KEYS, http, clock);
     this.metrics = new RegionServerMetrics(http, clock, pool);
   }

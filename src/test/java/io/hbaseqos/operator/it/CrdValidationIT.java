@@ -470,6 +470,7 @@ class CrdValidationIT {
       "codec | {hbase.client.rpc.codec: org.example.Evil} | may not name a class for the operator to load",
       "authentication | {hbase.security.authentication: simple} | may not set the operator's own identity",
       "keytab | {hbase.client.keytab.file: /etc/passwd} | may not set the operator's own identity",
+      "TLS certificate | {hbase.rpc.tls.keystore.location: /etc/passwd} | may not set the operator's own identity",
       "key with a trailing space | {'hbase.rpc.timeout ': '1'} | keys may not contain whitespace",
   })
   void clientConfigMayNotChangeTheOperatorsIdentityOrLoadClasses(String what, String clientConfig, String message) {

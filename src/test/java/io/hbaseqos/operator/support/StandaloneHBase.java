@@ -47,6 +47,7 @@ public final class StandaloneHBase implements AutoCloseable {
   private final int rsPort = freePort();
   private final int rsInfoPort = freePort();
   private final Map<String, String> extraSite;
+  private Map<String, String> clientSite = Map.of();
   private List<String> memory = List.of("-Xmx768m", "-XX:+UseSerialGC");
   private List<String> jvmOptions = List.of();
   private java.util.function.BooleanSupplier readiness;
@@ -71,6 +72,15 @@ public final class StandaloneHBase implements AutoCloseable {
    */
   public StandaloneHBase memory(List<String> flags) {
     this.memory = List.copyOf(flags);
+    return this;
+  }
+
+  /**
+   * Client settings of the test side's own connection (e.g. TLS to a server that accepts nothing
+   * else); before {@link #start()}, whose readiness check uses that connection.
+   */
+  public StandaloneHBase clientSite(Map<String, String> settings) {
+    this.clientSite = Map.copyOf(settings);
     return this;
   }
 
@@ -223,6 +233,7 @@ public final class StandaloneHBase implements AutoCloseable {
     conf.set("hbase.zookeeper.quorum", quorum());
     conf.setInt("hbase.client.retries.number", 5);
     conf.setInt("zookeeper.recovery.retry", 1);
+    clientSite.forEach(conf::set);
     return conf;
   }
 
