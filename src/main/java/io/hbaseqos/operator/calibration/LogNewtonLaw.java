@@ -42,7 +42,8 @@ package io.hbaseqos.operator.calibration;
  * law never says DemandLimited. A raise that paid little then teaches a small elasticity (a flat
  * plant, as scans are) and the next move is sized by it, up to the maximum limit, where AtBound
  * names the refused share and the elasticity. A bursty tenant near its demand, refused 1% at any
- * limit, is still held. The law says DemandLimited and holds at most {@link #HEADROOM} times the last
+ * limit, is still held; so is a flat one whose client backs off on each refusal, which
+ * HBase refuses as little. The law says DemandLimited and holds at most {@link #HEADROOM} times the last
  * limit a clean period found throttling the tenant, until its rate there changes.
  */
 public final class LogNewtonLaw implements ControlLaw {
@@ -333,9 +334,10 @@ public final class LogNewtonLaw implements ControlLaw {
    * Whether the requests HBase refuses, were they all served, would bring the tenant to its target:
    * then the throttle is what holds it back. Served, they make about {@code ops / (1 - refused
    * share)}: exactly so for requests that are not sent again, and roughly at most what a client that
-   * waits on each refusal and sends again would do without the throttle (its waits would end too);
-   * a tenant short of its target by more than that asks for less. False where HBase does not
-   * report what it refuses.
+   * waits on each refusal and sends again would do without the throttle (its waits would end too).
+   * When it does not hold, nothing follows: such a client is refused little whatever the hold
+   * (1.4% while capped at an eighth of its demand, CalibrationIT on HBase 2.6.4), and the raise's
+   * pay decides as before. False where HBase does not report what it refuses.
    */
   private boolean refusalsExplainTheGap(double x, double share) {
     return !Double.isNaN(share) && share >= NOT_BINDING && x - Math.log1p(-Math.min(share, 1 - 1e-9)) >= lnT - band;
