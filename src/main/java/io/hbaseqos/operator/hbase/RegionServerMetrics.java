@@ -243,13 +243,13 @@ final class RegionServerMetrics {
     return new UsersMetrics(out, tookBefore);
   }
 
-  /** How long to wait before asking {@code /jmx} again for a per-user bean it answered without. */
+  /** How long to wait before asking again for per-user metrics an answer came without. */
   static final Duration JMX_RETRY = Duration.ofMillis(500);
 
   /**
    * The longest a read of all servers takes, whatever a server does: a JMX fallback's requests
    * included (the 404 of /prometheus, the per-user bean, once more after {@link #JMX_RETRY} when it
-   * was missing, the server bean).
+   * was missing, the server bean; over /prometheus at most three).
    */
   static final Duration READ_DEADLINE = TIMEOUT.multipliedBy(4).plus(JMX_RETRY).plusMillis(500);
 
@@ -354,7 +354,17 @@ final class RegionServerMetrics {
         return Sample.failed("/prometheus answered HTTP " + resp.statusCode());
       }
       Map<String, Double> values = parsePrometheus(resp.body());
-      if (query.equals(USERS_QUERY) && values.keySet().stream().noneMatch(k -> k.startsWith("users_"))) {
+      if (query.equals(USERS_QUERY) && noUsers(values)) {
+        // HBase registers the per-user source again when users come and go and answers without it
+        // meanwhile (seen on 2.6.4 in CalibrationIT, under load): one more look before judging
+        Thread.sleep(JMX_RETRY.toMillis());
+        HttpResponse<String> again = http.get(host, port, "/prometheus?qry=" + URLEncoder.encode(query,
+            StandardCharsets.UTF_8), TIMEOUT);
+        if (again.statusCode() == 200) {
+          values = parsePrometheus(again.body());
+        }
+      }
+      if (query.equals(USERS_QUERY) && noUsers(values)) {
         // no user has metrics yet: all idle, or per-user metrics are off
         HttpResponse<String> users = http.get(host, port, "/prometheus?qry=users_num_users", TIMEOUT);
         if (users.statusCode() == 200 && parsePrometheus(users.body()).isEmpty()) {
@@ -370,6 +380,10 @@ final class RegionServerMetrics {
       Thread.currentThread().interrupt();
       return Sample.failed("interrupted");
     }
+  }
+
+  private static boolean noUsers(Map<String, Double> values) {
+    return values.keySet().stream().noneMatch(k -> k.startsWith("users_"));
   }
 
   /** The cached {@code /jmx} beans, renamed as {@code /prometheus} names them. */

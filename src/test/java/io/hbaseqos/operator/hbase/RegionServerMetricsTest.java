@@ -256,6 +256,32 @@ class RegionServerMetricsTest {
         .hasMessageContaining("rs-off").hasMessageContaining("set hbase.regionserver.user.metrics.enabled=true");
   }
 
+  /** The same over /prometheus: an answer without any per-user metric is asked for once more. */
+  @Test
+  void perUserMetricsMissingFromOnePrometheusAnswerAreAskedForOnceMore() throws Exception {
+    java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
+    fast = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    fast.setExecutor(Executors.newCachedThreadPool());
+    fast.createContext("/prometheus", ex -> {
+      String q = java.net.URLDecoder.decode(ex.getRequestURI().getRawQuery(), StandardCharsets.UTF_8);
+      String body = q.equals("qry=_user_") && asked.incrementAndGet() > 1
+          ? "users_user_alice_metric_get_num_ops{context=\"regionserver\"} 120\n" : "";
+      byte[] b = body.getBytes(StandardCharsets.UTF_8);
+      ex.sendResponseHeaders(200, b.length == 0 ? -1 : b.length);
+      if (b.length > 0) {
+        ex.getResponseBody().write(b);
+      }
+      ex.close();
+    });
+    fast.start();
+    RegionServerMetrics m = new RegionServerMetrics(new InfoServerHttp(false, Duration.ofSeconds(1), Negotiator.NONE),
+        Clock.systemUTC(), pool);
+    CounterReading r = m.userCounters(Map.of("rs1", Map.entry("127.0.0.1", fast.getAddress().getPort())), "alice",
+        Set.of("get"), null);
+    assertThat(r.servers().get("rs1").ops()).isEqualTo(120);
+    assertThat(asked.get()).isEqualTo(2);
+  }
+
   @Test
   void aReadingIsSharedUnlessOneTakenAfterAGivenMomentIsNeeded() throws Exception {
     fast = server(0);

@@ -33,11 +33,12 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * The operator on an HBase that speaks only TLS: RPC over HBase 2.6's native TLS with plaintext
- * refused ({@code hbase.server.netty.tls.supportplaintext=false}), and info servers that answer
- * HTTPS only ({@code hbase.ssl.enabled}), both with a certificate no JVM trusts by default. The
- * packaged operator runs with the hbase-site.xml the Helm chart renders for
- * {@code hbase.tls.enabled} and {@code hbase.tls.infoServers}, its CA file where the chart mounts
- * the Secret. Every quota is checked in {@code hbase:quota}, read raw over TLS.
+ * refused ({@code hbase.server.netty.tls.supportplaintext=false}) and a client certificate required
+ * (HBase's default, {@code NEED}), and info servers that answer HTTPS only ({@code hbase.ssl.enabled}),
+ * with certificates no JVM trusts by default. The packaged operator runs with the hbase-site.xml the
+ * Helm chart renders for {@code hbase.tls.enabled}, {@code .infoServers} and {@code .clientCertificate},
+ * its CA file and keystore where the chart mounts the Secrets, the keystore's password in the
+ * environment. Every quota is checked in {@code hbase:quota}, read raw over TLS.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class TlsHBaseE2E {
@@ -54,32 +55,45 @@ class TlsHBaseE2E {
     Path keystore = dir.resolve("server.p12");
     Path ca = dir.resolve("ca.crt");
     Path other = dir.resolve("other-ca.crt");
+    Path operatorKeystore = dir.resolve("operator.p12");
+    Path operatorCert = dir.resolve("operator.crt");
     certificate(keystore, ca, "hbase");
     certificate(dir.resolve("other.p12"), other, "other");
+    certificate(operatorKeystore, operatorCert, "operator");
+    // the servers trust their own certificate (they call each other) and the operator's
+    Path serverTrust = dir.resolve("server-trust.pem");
+    Files.writeString(serverTrust, Files.readString(ca) + Files.readString(operatorCert));
 
     Map<String, String> site = new LinkedHashMap<>();
     site.put("hbase.server.netty.tls.enabled", "true");
     site.put("hbase.server.netty.tls.supportplaintext", "false");
-    site.put("hbase.server.netty.tls.client.auth.mode", "NONE");
+    // HBase's default: every client presents a certificate the servers trust (its host name is not checked here)
+    site.put("hbase.server.netty.tls.client.auth.mode", "NEED");
+    site.put("hbase.server.netty.tls.verify.client.hostname", "false");
     site.put("hbase.client.netty.tls.enabled", "true"); // the master and RegionServer call each other too
     site.put("hbase.rpc.tls.keystore.location", keystore.toString());
     site.put("hbase.rpc.tls.keystore.password", PASSWORD);
     site.put("hbase.rpc.tls.keystore.type", "PKCS12");
-    site.put("hbase.rpc.tls.truststore.location", ca.toString());
+    site.put("hbase.rpc.tls.truststore.location", serverTrust.toString());
     site.put("hbase.rpc.tls.truststore.type", "PEM");
     site.put("hbase.ssl.enabled", "true");
     site.put("ssl.server.keystore.location", keystore.toString());
     site.put("ssl.server.keystore.password", PASSWORD);
     site.put("ssl.server.keystore.keypassword", PASSWORD);
     site.put("ssl.server.keystore.type", "pkcs12");
+    // the test's own client (the raw reads) presents the servers' certificate
     hbase = new StandaloneHBase(dir.resolve("hbase"), site).clientSite(Map.of("hbase.client.netty.tls.enabled", "true",
-        "hbase.rpc.tls.truststore.location", ca.toString(), "hbase.rpc.tls.truststore.type", "PEM"));
+        "hbase.rpc.tls.truststore.location", ca.toString(), "hbase.rpc.tls.truststore.type", "PEM",
+        "hbase.rpc.tls.keystore.location", keystore.toString(), "hbase.rpc.tls.keystore.password", PASSWORD,
+        "hbase.rpc.tls.keystore.type", "PKCS12"));
     hbase.start();
     k8s = KubeApi.client();
 
     // the chart's rendering: the site file, and the path where its Deployment mounts the CA Secret
     List<HasMetadata> chart = k8s.load(new java.io.ByteArrayInputStream(HelmChartIT.render("--set",
-        "hbase.tls.enabled=true", "--set", "hbase.tls.infoServers=true", "--set", "hbase.tls.caSecret.name=hbase-ca")
+        "hbase.tls.enabled=true", "--set", "hbase.tls.infoServers=true", "--set", "hbase.tls.caSecret.name=hbase-ca",
+        "--set", "hbase.tls.clientCertificate.secretName=operator-tls",
+        "--set", "hbase.tls.clientCertificate.passwordSecret.name=operator-tls-password")
         .getBytes(java.nio.charset.StandardCharsets.UTF_8))).items();
     String rendered = chart.stream().filter(o -> o instanceof ConfigMap && o.getMetadata().getName()
         .endsWith("-hbase-site")).map(o -> ((ConfigMap) o).getData().get("hbase-site.xml")).findFirst().orElseThrow();
@@ -90,12 +104,21 @@ class TlsHBaseE2E {
       assertThat(v.getSecret().getSecretName()).isEqualTo("hbase-ca");
       assertThat(v.getSecret().getItems()).singleElement().satisfies(i -> assertThat(i.getPath()).isEqualTo("ca.crt"));
     });
-    assertThat(rendered).contains("/etc/hbase-qos/tls/ca.crt");
+    var env = d.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv();
+    assertThat(env).filteredOn(e -> "HBQ_TLS_KEYSTORE_PASSWORD".equals(e.getName())).singleElement().satisfies(e -> {
+      assertThat(e.getValue()).isNull();
+      assertThat(e.getValueFrom().getSecretKeyRef().getName()).isEqualTo("operator-tls-password");
+    });
+    assertThat(rendered).contains("/etc/hbase-qos/tls/ca.crt").contains("/etc/hbase-qos/tls-client/keystore.p12")
+        .doesNotContain(PASSWORD);
     Path siteFile = dir.resolve("operator-site.xml");
-    Files.writeString(siteFile, rendered.replace("/etc/hbase-qos/tls/ca.crt", ca.toString()));
+    Files.writeString(siteFile, rendered.replace("/etc/hbase-qos/tls/ca.crt", ca.toString())
+        .replace("/etc/hbase-qos/tls-client/keystore.p12", operatorKeystore.toString()));
 
     ns = KubeApi.newNamespace("tls");
-    operator = OperatorProcess.start(KubeApi.kubeconfig(), Map.of("HBASEQOS_HBASE_SITE_FILE", siteFile.toString()));
+    // the keystore's password reaches the operator as the chart passes it: an environment variable from a Secret
+    operator = OperatorProcess.start(KubeApi.kubeconfig(), Map.of("HBASEQOS_HBASE_SITE_FILE", siteFile.toString(),
+        "HBQ_TLS_KEYSTORE_PASSWORD", PASSWORD));
     HBaseCluster hc = Resources.cluster(ns, "tls", hbase.connectionSpec(), "5s");
     hc.getSpec().getQuotas().setRefreshPeriod("5s"); // what the server runs with
     k8s.resource(hc).create();
@@ -108,13 +131,16 @@ class TlsHBaseE2E {
     k8s.resource(stranger).create();
   }
 
-  /** A self-signed certificate for localhost and this host, in a PKCS12 keystore, and as PEM. */
+  /**
+   * A self-signed certificate for localhost and this host, in a PKCS12 keystore, and as PEM; each of
+   * its own name (a truststore holding two anchors of one name can check a chain against the wrong one).
+   */
   static void certificate(Path keystore, Path pem, String alias) throws Exception {
     String host = InetAddress.getLocalHost().getHostName();
     String canonical = InetAddress.getLocalHost().getCanonicalHostName();
     Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
     run(keytool.toString(), "-genkeypair", "-alias", alias, "-keyalg", "RSA", "-keysize", "2048", "-validity", "30",
-        "-dname", "CN=localhost", "-ext", "SAN=dns:localhost,ip:127.0.0.1,dns:" + host + ",dns:" + canonical,
+        "-dname", "CN=" + alias, "-ext", "SAN=dns:localhost,ip:127.0.0.1,dns:" + host + ",dns:" + canonical,
         "-storetype", "PKCS12", "-keystore", keystore.toString(), "-storepass", PASSWORD, "-keypass", PASSWORD);
     run(keytool.toString(), "-exportcert", "-rfc", "-alias", alias, "-keystore", keystore.toString(), "-storepass",
         PASSWORD, "-file", pem.toString());
