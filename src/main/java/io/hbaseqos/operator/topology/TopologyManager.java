@@ -252,13 +252,8 @@ public final class TopologyManager {
         return refused;
       }
     }
-    for (OwnedObject<?> d : order) {
-      Exception e = errors.get(d);
-      if (e != null) {
-        return e instanceof RuntimeException re ? re : new IllegalStateException(e);
-      }
-    }
-    Exception e = errors.values().iterator().next();
+    Exception e = order.stream().map(errors::get).filter(Objects::nonNull).findFirst()
+        .orElseGet(() -> errors.values().iterator().next());
     return e instanceof RuntimeException re ? re : new IllegalStateException(e);
   }
 }

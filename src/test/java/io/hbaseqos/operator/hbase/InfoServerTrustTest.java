@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.util.List;
+import io.hbaseqos.operator.support.Certificates;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,25 +25,15 @@ class InfoServerTrustTest {
   static void certificate() throws Exception {
     p12 = dir.resolve("server.p12");
     pem = dir.resolve("ca.crt");
-    String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
-    run(keytool, "-genkeypair", "-alias", "hbase", "-keyalg", "RSA", "-keysize", "2048", "-validity", "2", "-dname",
-        "CN=localhost", "-storetype", "PKCS12", "-keystore", p12.toString(), "-storepass", "changeit");
-    run(keytool, "-exportcert", "-rfc", "-alias", "hbase", "-keystore", p12.toString(), "-storepass", "changeit",
-        "-file", pem.toString());
+    Certificates.selfSigned(p12, pem, "hbase", "CN=localhost", "changeit");
     // a truststore whose certificates are encrypted with its password, as OpenSSL writes them by default
     encrypted = dir.resolve("encrypted.p12");
-    run(keytool, "-J-Dkeystore.pkcs12.certProtectionAlgorithm=PBEWithSHA1AndRC2_40", "-importcert", "-noprompt",
-        "-alias", "ca", "-file", pem.toString(), "-storetype", "PKCS12", "-keystore", encrypted.toString(), "-storepass",
-        "changeit");
+    Certificates.keytool("-J-Dkeystore.pkcs12.certProtectionAlgorithm=PBEWithSHA1AndRC2_40", "-importcert",
+        "-noprompt", "-alias", "ca", "-file", pem.toString(), "-storetype", "PKCS12", "-keystore", encrypted.toString(),
+        "-storepass", "changeit");
   }
 
   static Path encrypted;
-
-  static void run(String... cmd) throws Exception {
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes());
-    assertThat(p.waitFor()).as(out).isZero();
-  }
 
   static Configuration conf(String... kv) {
     Configuration c = new Configuration(false);

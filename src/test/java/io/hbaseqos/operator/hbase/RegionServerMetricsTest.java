@@ -210,6 +210,32 @@ class RegionServerMetricsTest {
     assertThat(r.sampled()).as("the /jmx cache lags: not a reading of the moment").isFalse();
   }
 
+  /** A stub info server answering each path with what {@code handlers} give it. */
+  static HttpServer stub(Map<String, com.sun.net.httpserver.HttpHandler> handlers) throws java.io.IOException {
+    HttpServer s = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    s.setExecutor(Executors.newCachedThreadPool());
+    handlers.forEach(s::createContext);
+    s.start();
+    return s;
+  }
+
+  /** Status 200 with {@code body} (no body when empty). */
+  static void answer(com.sun.net.httpserver.HttpExchange ex, String body) throws java.io.IOException {
+    byte[] b = body.getBytes(StandardCharsets.UTF_8);
+    ex.sendResponseHeaders(200, b.length == 0 ? -1 : b.length);
+    if (b.length > 0) {
+      ex.getResponseBody().write(b);
+    }
+    ex.close();
+  }
+
+  /** alice's counters on {@code server}, read by a reader of its own. */
+  CounterReading alice(String name, HttpServer server) throws java.io.IOException {
+    return new RegionServerMetrics(new InfoServerHttp(false, Duration.ofSeconds(1), Negotiator.NONE), Clock.systemUTC(),
+        pool).userCounters(Map.of(name, Map.entry("127.0.0.1", server.getAddress().getPort())), "alice",
+        Set.of("get"), null);
+  }
+
   /**
    * HBase registers its per-user bean again when users come and go, and /jmx answers without it
    * meanwhile: one more look, half a second later, finds it; a server that never has it is named.
@@ -217,42 +243,18 @@ class RegionServerMetricsTest {
   @Test
   void aPerUserBeanMissingFromOneJmxAnswerIsAskedForOnceMore() throws Exception {
     java.util.concurrent.atomic.AtomicInteger usersAsked = new java.util.concurrent.atomic.AtomicInteger();
-    fast = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    fast.setExecutor(Executors.newCachedThreadPool());
-    fast.createContext("/prometheus", ex -> {
+    com.sun.net.httpserver.HttpHandler notServed = ex -> {
       ex.sendResponseHeaders(404, -1);
       ex.close();
-    });
-    fast.createContext("/jmx", ex -> {
-      String q = ex.getRequestURI().getRawQuery();
-      boolean users = q.contains("sub%3DUsers");
-      String body = users && usersAsked.incrementAndGet() == 1 ? "{\"beans\":[]}"
-          : users ? "{\"beans\":[{\"User_alice_metric_get_num_ops\":110}]}" : "{\"beans\":[]}";
-      byte[] b = body.getBytes(StandardCharsets.UTF_8);
-      ex.sendResponseHeaders(200, b.length);
-      ex.getResponseBody().write(b);
-      ex.close();
-    });
-    fast.start();
-    RegionServerMetrics m = new RegionServerMetrics(new InfoServerHttp(false, Duration.ofSeconds(1), Negotiator.NONE),
-        Clock.systemUTC(), pool);
-    CounterReading r = m.userCounters(Map.of("rs1", Map.entry("127.0.0.1", fast.getAddress().getPort())), "alice",
-        Set.of("get"), null);
-    assertThat(r.servers().get("rs1").ops()).isEqualTo(110);
+    };
+    fast = stub(Map.of("/prometheus", notServed, "/jmx", ex -> answer(ex,
+        ex.getRequestURI().getRawQuery().contains("sub%3DUsers") && usersAsked.incrementAndGet() > 1
+            ? "{\"beans\":[{\"User_alice_metric_get_num_ops\":110}]}" : "{\"beans\":[]}")));
+    assertThat(alice("rs1", fast).servers().get("rs1").ops()).isEqualTo(110);
     assertThat(usersAsked.get()).isEqualTo(2);
 
-    slow = server(0, false);
-    slow.removeContext("/jmx");
-    slow.createContext("/jmx", ex -> {
-      byte[] b = "{\"beans\":[]}".getBytes(StandardCharsets.UTF_8);
-      ex.sendResponseHeaders(200, b.length);
-      ex.getResponseBody().write(b);
-      ex.close();
-    });
-    RegionServerMetrics never = new RegionServerMetrics(new InfoServerHttp(false, Duration.ofSeconds(1),
-        Negotiator.NONE), Clock.systemUTC(), pool);
-    assertThatThrownBy(() -> never.userCounters(Map.of("rs-off", Map.entry("127.0.0.1", slow.getAddress().getPort())),
-        "alice", Set.of("get"), null)).isInstanceOf(MetricsUnavailableException.class)
+    slow = stub(Map.of("/prometheus", notServed, "/jmx", ex -> answer(ex, "{\"beans\":[]}")));
+    assertThatThrownBy(() -> alice("rs-off", slow)).isInstanceOf(MetricsUnavailableException.class)
         .hasMessageContaining("rs-off").hasMessageContaining("set hbase.regionserver.user.metrics.enabled=true");
   }
 
@@ -260,25 +262,10 @@ class RegionServerMetricsTest {
   @Test
   void perUserMetricsMissingFromOnePrometheusAnswerAreAskedForOnceMore() throws Exception {
     java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
-    fast = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    fast.setExecutor(Executors.newCachedThreadPool());
-    fast.createContext("/prometheus", ex -> {
-      String q = java.net.URLDecoder.decode(ex.getRequestURI().getRawQuery(), StandardCharsets.UTF_8);
-      String body = q.equals("qry=_user_") && asked.incrementAndGet() > 1
-          ? "users_user_alice_metric_get_num_ops{context=\"regionserver\"} 120\n" : "";
-      byte[] b = body.getBytes(StandardCharsets.UTF_8);
-      ex.sendResponseHeaders(200, b.length == 0 ? -1 : b.length);
-      if (b.length > 0) {
-        ex.getResponseBody().write(b);
-      }
-      ex.close();
-    });
-    fast.start();
-    RegionServerMetrics m = new RegionServerMetrics(new InfoServerHttp(false, Duration.ofSeconds(1), Negotiator.NONE),
-        Clock.systemUTC(), pool);
-    CounterReading r = m.userCounters(Map.of("rs1", Map.entry("127.0.0.1", fast.getAddress().getPort())), "alice",
-        Set.of("get"), null);
-    assertThat(r.servers().get("rs1").ops()).isEqualTo(120);
+    fast = stub(Map.of("/prometheus", ex -> answer(ex, java.net.URLDecoder.decode(ex.getRequestURI().getRawQuery(),
+        StandardCharsets.UTF_8).equals("qry=_user_") && asked.incrementAndGet() > 1
+            ? "users_user_alice_metric_get_num_ops{context=\"regionserver\"} 120\n" : "")));
+    assertThat(alice("rs1", fast).servers().get("rs1").ops()).isEqualTo(120);
     assertThat(asked.get()).isEqualTo(2);
   }
 

@@ -10,13 +10,13 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hbaseqos.operator.api.HBaseCluster;
 import io.hbaseqos.operator.api.TenantQuota;
 import io.hbaseqos.operator.quota.ThrottleKind;
+import io.hbaseqos.operator.support.Certificates;
 import io.hbaseqos.operator.support.KubeApi;
 import io.hbaseqos.operator.support.OperatorProcess;
 import io.hbaseqos.operator.support.QuotaTableRaw;
 import io.hbaseqos.operator.support.Resources;
 import io.hbaseqos.operator.support.StandaloneHBase;
 import io.hbaseqos.operator.support.TenantStatus;
-import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -131,25 +131,8 @@ class TlsHBaseE2E {
     k8s.resource(stranger).create();
   }
 
-  /**
-   * A self-signed certificate for localhost and this host, in a PKCS12 keystore, and as PEM; each of
-   * its own name (a truststore holding two anchors of one name can check a chain against the wrong one).
-   */
   static void certificate(Path keystore, Path pem, String alias) throws Exception {
-    String host = InetAddress.getLocalHost().getHostName();
-    String canonical = InetAddress.getLocalHost().getCanonicalHostName();
-    Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
-    run(keytool.toString(), "-genkeypair", "-alias", alias, "-keyalg", "RSA", "-keysize", "2048", "-validity", "30",
-        "-dname", "CN=" + alias, "-ext", "SAN=dns:localhost,ip:127.0.0.1,dns:" + host + ",dns:" + canonical,
-        "-storetype", "PKCS12", "-keystore", keystore.toString(), "-storepass", PASSWORD, "-keypass", PASSWORD);
-    run(keytool.toString(), "-exportcert", "-rfc", "-alias", alias, "-keystore", keystore.toString(), "-storepass",
-        PASSWORD, "-file", pem.toString());
-  }
-
-  static void run(String... cmd) throws Exception {
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes());
-    assertThat(p.waitFor()).as(String.join(" ", cmd) + "\n" + out).isZero();
+    Certificates.selfSigned(keystore, pem, alias, "CN=" + alias, PASSWORD);
   }
 
   @AfterAll
