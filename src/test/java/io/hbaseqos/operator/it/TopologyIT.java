@@ -147,6 +147,13 @@ class TopologyIT {
     assertThat(versions(ns)).isEqualTo(versions);
     assertThat(get(ns, "hb").getMetadata().getResourceVersion()).isEqualTo(statusVersion);
 
+    // a restarted operator takes the seven objects over as they are: after three resyncs, none rewritten
+    operator = operator.restarted();
+    OperatorHarness restarted = operator;
+    await().atMost(60, TimeUnit.SECONDS).until(() -> restarted.hbaseCalls(
+        io.hbaseqos.operator.cluster.ClusterConnections.key(ns, "hb"), "readAll") >= 3);
+    assertThat(versions(ns)).as("nothing rewritten after a restart").isEqualTo(versions);
+
     // a node joins: two more RegionServers, running ones are not restarted (same pod template)
     String hash = configHash(sts(ns, "hb-regionserver"));
     Nodes.createReady(k8s, ns + "-n3", pool, "64Gi");
