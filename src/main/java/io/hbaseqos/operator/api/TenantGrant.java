@@ -2,18 +2,21 @@ package io.hbaseqos.operator.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Namespaces granted the use of an HBaseCluster for some HBase subjects. A pattern is a name, or a
- * prefix followed by '*' ('svc_a_*'); '*' alone matches every name. A table is granted when it
- * matches {@code tables} or when its HBase namespace matches {@code hbaseNamespaces}.
+ * Namespaces granted the use of an HBaseCluster for some HBase subjects: those it names, and those
+ * its selector chooses by their labels. A pattern is a name, or a prefix followed by '*'
+ * ('svc_a_*'); '*' alone matches every name. A table is granted when it matches {@code tables} or
+ * when its HBase namespace matches {@code hbaseNamespaces}.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = "(has(self.fromNamespaces) && size(self.fromNamespaces) > 0) "
+    + "|| has(self.fromNamespaceSelector)",
+    message = "a grant names its Kubernetes namespaces in fromNamespaces, or chooses them by fromNamespaceSelector")
 @ValidationRule(value = "(has(self.users) && size(self.users) > 0) || (has(self.hbaseNamespaces) "
     + "&& size(self.hbaseNamespaces) > 0) || (has(self.tables) && size(self.tables) > 0)",
     message = "a grant names at least one of users, hbaseNamespaces or tables")
@@ -23,12 +26,16 @@ public class TenantGrant {
   private static final String HBASE_NAMESPACE = "^[A-Za-z0-9_]*[*]?$";
   private static final String TABLE = "^([A-Za-z0-9_]+:)?([A-Za-z0-9_][A-Za-z0-9_.-]*)?[*]?$";
 
-  @Required
-  @Size(min = 1, max = 32)
+  @Size(max = 32)
   @ValidationRule(value = "self.all(n, n.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$'))",
       message = "fromNamespaces must be Kubernetes namespace names (lowercase letters, digits and '-', at most 63)")
-  @JsonPropertyDescription("Kubernetes namespaces whose TenantQuotas this grant applies to.")
+  @JsonPropertyDescription("Kubernetes namespaces whose TenantQuotas this grant applies to, by name.")
   private List<@Size(min = 1, max = 63) String> fromNamespaces = new ArrayList<>();
+
+  @JsonPropertyDescription("Kubernetes namespaces whose TenantQuotas this grant applies to, by their labels "
+      + "(as a label selector; it may not be empty). Select on labels tenants cannot set: whoever may label a "
+      + "namespace may give it this grant. kubernetes.io/metadata.name holds every namespace's own name.")
+  private NamespaceSelector fromNamespaceSelector;
 
   @Size(max = 32)
   @ValidationRule(value = "self.all(p, p.matches('" + USER + "'))",
@@ -85,6 +92,14 @@ public class TenantGrant {
     this.users = users;
     this.hbaseNamespaces = hbaseNamespaces;
     this.tables = tables;
+  }
+
+  public NamespaceSelector getFromNamespaceSelector() {
+    return fromNamespaceSelector;
+  }
+
+  public void setFromNamespaceSelector(NamespaceSelector fromNamespaceSelector) {
+    this.fromNamespaceSelector = fromNamespaceSelector;
   }
 
   public List<String> getFromNamespaces() {

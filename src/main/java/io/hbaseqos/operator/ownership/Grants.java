@@ -2,6 +2,7 @@ package io.hbaseqos.operator.ownership;
 
 import io.hbaseqos.operator.api.CalibrationSpec;
 import io.hbaseqos.operator.api.HBaseCluster;
+import io.hbaseqos.operator.api.NamespaceSelector;
 import io.hbaseqos.operator.api.QosSpec;
 import io.hbaseqos.operator.api.TenantGrant;
 import io.hbaseqos.operator.api.TenantQuotaSpec;
@@ -9,6 +10,7 @@ import io.hbaseqos.operator.quota.Subject;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -18,23 +20,28 @@ import java.util.function.Function;
  * Whether a Kubernetes namespace may name an HBase subject on an HBaseCluster: the tenancy
  * boundary. The HBaseCluster's own namespace is the platform's and may name any subject; another
  * namespace only what the cluster's {@code spec.tenancy.grants} give it (the union of the grants
- * that name it). A pattern is a name, or a prefix ending in '*'. Plain Java, no I/O; the chart's
- * admission policy applies the same rules.
+ * that name it or select it by its labels). A pattern is a name, or a prefix ending in '*'. Plain
+ * Java, no I/O; the chart's admission policy applies the same rules.
  */
 public final class Grants {
   private Grants() {}
 
-  /** Why {@code tenantNamespace} may not name {@code subject} on {@code hc}, in words; empty when it may. */
-  public static Optional<String> refusal(HBaseCluster hc, String tenantNamespace, Subject subject) {
+  /**
+   * Why {@code tenantNamespace} may not name {@code subject} on {@code hc}, in words; empty when it may.
+   *
+   * @param labels the tenant namespace's labels, which grants may select it by
+   */
+  public static Optional<String> refusal(HBaseCluster hc, String tenantNamespace, Map<String, String> labels,
+      Subject subject) {
     String clusterNs = hc.getMetadata().getNamespace();
     if (Objects.equals(clusterNs, tenantNamespace)) {
       return Optional.empty();
     }
     String cluster = name(hc);
-    List<TenantGrant> grants = grantsOf(hc, tenantNamespace);
+    List<TenantGrant> grants = grantsOf(hc, tenantNamespace, labels);
     if (grants.isEmpty()) {
       return Optional.of("namespace " + tenantNamespace + " is not granted the use of " + cluster
-          + ": no entry of its spec.tenancy.grants names it in fromNamespaces");
+          + ": no entry of its spec.tenancy.grants names it in fromNamespaces or selects its labels");
     }
     List<String> refused = new ArrayList<>();
     if (subject.user() != null && !any(grants, TenantGrant::getUsers, subject.user())) {
@@ -65,7 +72,8 @@ public final class Grants {
    * {@code spec.prometheus.url}), naming none, so the operator never fetches a URL a tenant chose.
    * Empty when it may.
    */
-  public static Optional<String> specRefusal(HBaseCluster hc, String tenantNamespace, TenantQuotaSpec spec) {
+  public static Optional<String> specRefusal(HBaseCluster hc, String tenantNamespace, Map<String, String> labels,
+      TenantQuotaSpec spec) {
     if (Objects.equals(hc.getMetadata().getNamespace(), tenantNamespace) || spec == null) {
       return Optional.empty();
     }
@@ -75,7 +83,7 @@ public final class Grants {
           + "user from the table, namespace and RegionServer throttles of " + cluster + "; only TenantQuotas in the "
           + "cluster's namespace may");
     }
-    List<TenantGrant> grants = grantsOf(hc, tenantNamespace);
+    List<TenantGrant> grants = grantsOf(hc, tenantNamespace, labels);
     int maxPriority = grants.stream().map(TenantGrant::getMaxPriority).filter(Objects::nonNull)
         .mapToInt(Integer::intValue).max().orElse(0);
     if (spec.getQos() != null && spec.getQos().getPriority() != null && spec.getQos().getPriority() > maxPriority) {
@@ -108,11 +116,47 @@ public final class Grants {
         + " queries the Prometheus of " + cluster + " (its spec.prometheus.url) and may not name one");
   }
 
-  /** The grants of {@code hc} that name {@code tenantNamespace}. */
-  private static List<TenantGrant> grantsOf(HBaseCluster hc, String tenantNamespace) {
+  /** The grants of {@code hc} that name {@code tenantNamespace} or select it by its {@code labels}. */
+  private static List<TenantGrant> grantsOf(HBaseCluster hc, String tenantNamespace, Map<String, String> labels) {
     return hc.getSpec() == null || hc.getSpec().getTenancy() == null || hc.getSpec().getTenancy().getGrants() == null
         ? List.of() : hc.getSpec().getTenancy().getGrants().stream()
-            .filter(g -> g.getFromNamespaces() != null && g.getFromNamespaces().contains(tenantNamespace)).toList();
+            .filter(g -> g.getFromNamespaces() != null && g.getFromNamespaces().contains(tenantNamespace)
+                || selects(g.getFromNamespaceSelector(), labels))
+            .toList();
+  }
+
+  /**
+   * Whether a namespace of these labels is chosen by the selector: every matchLabels entry and every
+   * requirement holds (NotIn and DoesNotExist hold for a label the namespace lacks). A missing or
+   * empty selector chooses nothing, unlike Kubernetes' own.
+   */
+  static boolean selects(NamespaceSelector selector, Map<String, String> labels) {
+    if (selector == null) {
+      return false;
+    }
+    Map<String, String> have = labels == null ? Map.of() : labels;
+    Map<String, String> want = selector.getMatchLabels() == null ? Map.of() : selector.getMatchLabels();
+    List<NamespaceSelector.Requirement> reqs = selector.getMatchExpressions() == null ? List.of()
+        : selector.getMatchExpressions();
+    if (want.isEmpty() && reqs.isEmpty()) {
+      return false;
+    }
+    return want.entrySet().stream().allMatch(e -> e.getValue() != null && e.getValue().equals(have.get(e.getKey())))
+        && reqs.stream().allMatch(r -> holds(r, have));
+  }
+
+  private static boolean holds(NamespaceSelector.Requirement r, Map<String, String> labels) {
+    if (r.getKey() == null || r.getOperator() == null) {
+      return false;
+    }
+    String value = labels.get(r.getKey());
+    List<String> values = r.getValues() == null ? List.of() : r.getValues();
+    return switch (r.getOperator()) {
+      case In -> value != null && values.contains(value);
+      case NotIn -> value == null || !values.contains(value);
+      case Exists -> value != null;
+      case DoesNotExist -> value == null;
+    };
   }
 
   /** The fields of {@code spec} that make the operator run the tenant's PromQL. */

@@ -48,9 +48,19 @@ public final class Ownership {
     Stream<T> list();
   }
 
+  /** The Kubernetes namespaces' labels, which grants may select tenant namespaces by. */
+  public interface NamespaceLabels {
+    /** Whether every namespace has been listed at least once. */
+    boolean synced();
+
+    /** The namespace's labels; empty when it has none or is not known. */
+    Map<String, String> of(String namespace);
+  }
+
   private final Function<String, String> identityOf;
   private volatile Cache<TenantQuota> tenants;
   private volatile Cache<HBaseCluster> clusters;
+  private volatile NamespaceLabels namespaces;
 
   /** @param identityOf HBaseCluster key to the identity of the HBase it reaches, or null while unknown */
   public Ownership(Function<String, String> identityOf) {
@@ -63,6 +73,15 @@ public final class Ownership {
 
   public void bindClusters(Cache<HBaseCluster> clusters) {
     this.clusters = clusters;
+  }
+
+  public void bindNamespaces(NamespaceLabels namespaces) {
+    this.namespaces = namespaces;
+  }
+
+  private Map<String, String> labelsOf(String namespace) {
+    NamespaceLabels n = namespaces;
+    return n == null ? Map.of() : n.of(namespace);
   }
 
   public static String clusterKey(String namespace, String name) {
@@ -83,7 +102,8 @@ public final class Ownership {
   public Optional<String> refusal(TenantQuota tq) {
     // specRefusal itself lets the cluster's own namespace have any spec
     return notGranted(tq).or(() -> Optional.ofNullable(clusterKeyOf(tq)).flatMap(this::cluster)
-        .flatMap(hc -> Grants.specRefusal(hc, tq.getMetadata().getNamespace(), tq.getSpec())));
+        .flatMap(hc -> Grants.specRefusal(hc, tq.getMetadata().getNamespace(),
+            labelsOf(tq.getMetadata().getNamespace()), tq.getSpec())));
   }
 
   /**
@@ -102,7 +122,7 @@ public final class Ownership {
     Subject s = subjectOf(tq);
     return cluster(key).map(hc -> s == null
             ? Optional.of("spec.subject names nothing HBase could hold quotas for: nothing of it is granted")
-            : Grants.refusal(hc, ns, s))
+            : Grants.refusal(hc, ns, labelsOf(ns), s))
         .orElseGet(() -> Optional.of("HBaseCluster " + key + " does not exist"));
   }
 
@@ -228,17 +248,22 @@ public final class Ownership {
 
   /**
    * Why quotas of this HBase that nobody claims must not be removed now, or empty when they may
-   * be: every TenantQuota and HBaseCluster has been listed, and every HBaseCluster's HBase has
-   * answered (an unreached one might be this same HBase, its TenantQuotas claimants here).
+   * be: every TenantQuota, HBaseCluster and namespace (whose labels grants select) has been
+   * listed, and every HBaseCluster's HBase has answered (an unreached one might be this same HBase,
+   * its TenantQuotas claimants here).
    */
   public Optional<String> removalHeld(String clusterKey) {
     Cache<TenantQuota> t = tenants;
     Cache<HBaseCluster> c = clusters;
+    NamespaceLabels n = namespaces;
     if (t == null || !t.synced()) {
       return Optional.of("the TenantQuotas have not all been read from the API server yet");
     }
     if (c == null || !c.synced()) {
       return Optional.of("the HBaseClusters have not all been read from the API server yet");
+    }
+    if (n == null || !n.synced()) {
+      return Optional.of("the namespaces (whose labels grants select) have not all been read from the API server yet");
     }
     if (identityOf.apply(clusterKey) == null) {
       return Optional.of("this cluster has not answered yet");

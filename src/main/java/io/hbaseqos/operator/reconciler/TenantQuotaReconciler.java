@@ -29,6 +29,7 @@ import io.hbaseqos.operator.quota.Subject;
 import io.hbaseqos.operator.quota.SubjectQuota;
 import io.hbaseqos.operator.sync.NamespaceSync;
 import io.hbaseqos.operator.sync.QuotaSync;
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -136,9 +137,23 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
                 before.getMetadata().getDeletionTimestamp()))
             .build(), context);
     ownership.bindClusters(Informers.view(clusters));
+    // The namespaces' labels, which grants may select tenant namespaces by: a label added or taken
+    // away grants or revokes, so it reconciles the namespace's TenantQuotas that name another's cluster.
+    InformerEventSource<Namespace, TenantQuota> namespaces = new InformerEventSource<>(
+        InformerEventSourceConfiguration.from(Namespace.class, TenantQuota.class).withName("namespaces")
+            .withWatchAllNamespaces()
+            .withSecondaryToPrimaryMapper(ns -> tenants.list(ns.getMetadata().getName()).filter(tq -> {
+              String cluster = Ownership.clusterKeyOf(tq);
+              return cluster != null && !cluster.startsWith(ns.getMetadata().getName() + "/");
+            }).map(ResourceID::fromResource).collect(Collectors.toSet()))
+            .withPrimaryToSecondaryMapper((TenantQuota tq) -> Set.of(new ResourceID(tq.getMetadata().getNamespace())))
+            .withOnUpdateFilter((now, before) -> !Objects.equals(now.getMetadata().getLabels(),
+                before.getMetadata().getLabels()))
+            .build(), context);
+    ownership.bindNamespaces(Informers.labels(namespaces));
     ResourceTrigger<TenantQuota> trigger = new ResourceTrigger<>("tenantquota-trigger");
     triggers.bindTenants(trigger);
-    return List.of(clusters, trigger);
+    return List.of(clusters, namespaces, trigger);
   }
 
   /** One reconcile's view of the resource: its status (as last written, and the next one), and when to look again. */

@@ -440,6 +440,9 @@ class CrdValidationIT {
   void grantsAndThePlatformsPrometheusAreAccepted() {
     create(hbaseCluster("tenancy-ok", "tenancy", "{grants: [{fromNamespaces: [team-a, team-b], users: [svc_a, 'a_*', "
         + "'*'], hbaseNamespaces: [team_a, 'common*'], tables: ['shared:a_*', t_a]}]}"));
+    create(hbaseCluster("selector-ok", "tenancy", "{grants: [{fromNamespaceSelector: {matchLabels: "
+        + "{hbaseqos.io/tier: gold}, matchExpressions: [{key: env, operator: In, values: [prod, staging]}, "
+        + "{key: frozen, operator: DoesNotExist}]}, users: ['gold_*']}]}"));
     create(hbaseCluster("prometheus-ok", "prometheus", "{url: 'http://prometheus.monitoring:9090'}"));
     create(hbaseCluster("client-ok", "tenancy", "{grants: []}").replace("zookeeperQuorum: zk-0",
         "zookeeperQuorum: zk-0, clientConfig: {hbase.rpc.timeout: '5000', hbase.master.kerberos.principal: "
@@ -448,7 +451,15 @@ class CrdValidationIT {
 
   @ParameterizedTest(name = "{0}")
   @CsvSource(delimiter = '|', value = {
-      "grant without namespaces | tenancy | {grants: [{users: [a]}]} | fromNamespaces: Required value",
+      "grant without namespaces | tenancy | {grants: [{users: [a]}]} | a grant names its Kubernetes namespaces in fromNamespaces, or chooses them by fromNamespaceSelector",
+      "grant of an empty namespace list | tenancy | {grants: [{fromNamespaces: [], users: [a]}]} | a grant names its Kubernetes namespaces in fromNamespaces",
+      "empty selector | tenancy | {grants: [{fromNamespaceSelector: {}, users: [a]}]} | an empty selector would grant every namespace of the Kubernetes cluster",
+      "In without values | tenancy | {grants: [{fromNamespaceSelector: {matchExpressions: [{key: tier, operator: In}]}, users: [a]}]} | In and NotIn need at least one value",
+      "Exists with values | tenancy | {grants: [{fromNamespaceSelector: {matchExpressions: [{key: tier, operator: Exists, values: [x]}]}, users: [a]}]} | Exists and DoesNotExist take none",
+      "unknown operator | tenancy | {grants: [{fromNamespaceSelector: {matchExpressions: [{key: tier, operator: Gt, values: ['1']}]}, users: [a]}]} | Unsupported value: \"Gt\"",
+      "label value with a slash | tenancy | {grants: [{fromNamespaceSelector: {matchLabels: {tier: 'a/b'}}, users: [a]}]} | fromNamespaceSelector.matchLabels.tier: Invalid value",
+      "label key with a space | tenancy | {grants: [{fromNamespaceSelector: {matchExpressions: [{key: 'a b', operator: Exists}]}, users: [a]}]} | fromNamespaceSelector.matchExpressions[0].key: Invalid value",
+      "requirement value with a newline | tenancy | {grants: [{fromNamespaceSelector: {matchExpressions: [{key: tier, operator: In, values: [\"a\\nb\"]}]}, users: [a]}]} | fromNamespaceSelector.matchExpressions[0].values[0]: Invalid value",
       "grant of nothing | tenancy | {grants: [{fromNamespaces: [a]}]} | a grant names at least one of users, hbaseNamespaces or tables",
       "namespace not a name | tenancy | {grants: [{fromNamespaces: [Team_A], users: [a]}]} | fromNamespaces must be Kubernetes namespace names",
       "user pattern with a regex | tenancy | {grants: [{fromNamespaces: [a], users: ['svc.+']}]} | users must be HBase user names or prefixes ending in '*'",

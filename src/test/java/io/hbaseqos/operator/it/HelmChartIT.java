@@ -116,7 +116,8 @@ class HelmChartIT {
       if (o instanceof ClusterRole cr && !tenancyRole(cr)) {
         assertNoWildcards(cr.getRules());
         assertThat(cr.getRules()).flatExtracting(PolicyRule::getResources).doesNotContain("secrets");
-        assertThat(cr.getRules()).filteredOn(r -> r.getResources().contains("pods") || r.getResources().contains("nodes"))
+        assertThat(cr.getRules()).filteredOn(r -> r.getResources().contains("pods") || r.getResources().contains("nodes")
+                || r.getResources().contains("namespaces"))
             .allSatisfy(r -> assertThat(r.getVerbs()).containsExactlyInAnyOrder("get", "list", "watch"));
       }
     }
@@ -176,8 +177,9 @@ class HelmChartIT {
     List<HasMetadata> objs = objects(yaml);
     assertThat(objs).filteredOn(o -> o instanceof ClusterRole cr && !tenancyRole(cr)).singleElement()
         .satisfies(o -> assertThat(((ClusterRole) o).getRules()).singleElement()
-            .satisfies(r -> assertThat(r.getResources()).containsExactly("nodes")))
-        .as("only nodes (cluster-scoped) are read cluster-wide when namespaces are listed");
+            .satisfies(r -> assertThat(r.getResources()).containsExactly("nodes", "namespaces")))
+        .as("only nodes and namespaces (cluster-scoped: the node pool, the labels grants select) are read "
+            + "cluster-wide when namespaces are listed");
     assertThat(objs).extracting(HasMetadata::getKind).contains("ServiceMonitor", "PrometheusRule");
     assertThat(objs).filteredOn(o -> o instanceof Role).extracting(o -> o.getMetadata().getNamespace())
         .containsExactlyInAnyOrder("tenants-a", "tenants-b", "hbq-chart", "tenants-b");

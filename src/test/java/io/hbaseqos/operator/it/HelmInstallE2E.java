@@ -193,6 +193,8 @@ class HelmInstallE2E {
     assertThat(canI("list", "statefulsets.apps", "default")).isEqualTo("yes");
     assertThat(canI("delete", "pods", "default")).isEqualTo("no");
     assertThat(canI("update", "nodes", "default")).isEqualTo("no");
+    assertThat(canI("list", "namespaces", "default")).as("the labels grants select").isEqualTo("yes");
+    assertThat(canI("patch", "namespaces", "default")).isEqualTo("no");
     assertThat(canI("create", "pods", "default")).isEqualTo("no");
     assertThat(canI("update", "customresourcedefinitions.apiextensions.k8s.io", "default")).isEqualTo("no");
   }

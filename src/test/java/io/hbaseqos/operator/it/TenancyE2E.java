@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hbaseqos.operator.api.HBaseCluster;
+import io.hbaseqos.operator.api.NamespaceSelector;
 import io.hbaseqos.operator.api.TenancySpec;
 import io.hbaseqos.operator.api.TenantGrant;
 import io.hbaseqos.operator.api.TenantQuota;
@@ -136,7 +137,8 @@ class TenancyE2E {
 
   static Map<String, String> quotaTable() {
     Map<String, String> all = QuotaTableRaw.read(hbase);
-    all.keySet().removeIf(k -> !k.contains(ua) && !k.contains(ub));
+    String uc = "tc" + ua.substring(2);
+    all.keySet().removeIf(k -> !k.contains(ua) && !k.contains(ub) && !k.contains(uc));
     return all;
   }
 
@@ -260,6 +262,64 @@ class TenancyE2E {
       Resources.editCluster(k8s, platform, "shared", hc -> hc.getSpec().getTenancy().getGrants().get(0)
           .setUsers(List.of(ua + "*")));
     }
+  }
+
+  /**
+   * A grant by labels (as Gateway API's allowedRoutes selector): a namespace is granted while it
+   * carries the label, which its team cannot set itself. Refused at admission before the label,
+   * admitted and written after it; the label taken away is a grant taken back (the operator writes
+   * nothing more, HBase keeps what it holds).
+   */
+  @Test
+  void aNamespaceGrantedByItsLabelsHoldsTheGrantWhileItCarriesThem() throws Exception {
+    String teamC = KubeApi.newNamespace("team-c");
+    NAMESPACES.add(0, teamC);
+    String uc = "tc" + ua.substring(2);
+    String label = "tier-" + ua.substring(2, ua.length() - 1);
+    Kubectl.Result r = Kubectl.run("create", "rolebinding", "carol-edit", "--clusterrole=edit", "--user=carol",
+        "-n", teamC);
+    assertThat(r.exit()).as(r.output()).isZero();
+    Resources.editCluster(k8s, platform, "shared", hc -> {
+      TenantGrant g = new TenantGrant(List.of(), List.of(uc + "*"), null, null);
+      g.setFromNamespaceSelector(new NamespaceSelector(Map.of("hbaseqos.io/tier", label), null));
+      hc.getSpec().getTenancy().getGrants().add(g);
+    });
+    String tq = tenantFile(teamC, "svc", "{user: " + uc + "svc}", "throttles: [{type: REQUEST_NUMBER, limit: 70req/sec}]");
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> assertThat(canI("carol", "create", "tenantquotas", teamC))
+        .isEqualTo("yes"));
+    assertRefused(Kubectl.run("--as=carol", "apply", "-f", tq), "spec.clusterRef",
+        "namespace " + teamC + " is not granted the use of HBaseCluster " + platform + "/shared: no entry of its "
+            + "spec.tenancy.grants names it in fromNamespaces or selects its labels");
+    // the team cannot grant itself: labels are written by whoever may update the Namespace
+    assertRefused(Kubectl.run("--as=carol", "label", "namespace", teamC, "hbaseqos.io/tier=" + label), "forbidden",
+        "User \"carol\" cannot");
+    r = Kubectl.run("label", "namespace", teamC, "hbaseqos.io/tier=" + label);
+    assertThat(r.exit()).as(r.output()).isZero();
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> {
+      Kubectl.Result a = Kubectl.run("--as=carol", "apply", "-f", tq);
+      assertThat(a.exit()).as(a.output()).isZero();
+    });
+    await().atMost(60, TimeUnit.SECONDS).until(() -> "req_num=70/SECONDS".equals(quotaTable().get("u." + uc + "svc q:s")));
+    TenantStatus.awaitReady(k8s, teamC, "svc");
+    // a grant by labels is no wider than one by name: another team's user stays refused
+    assertRefused(Kubectl.run("--as=carol", "apply", "-f", tenantFile(teamC, "x", "{user: " + ua + "svc}",
+        "throttles: [{type: REQUEST_NUMBER, limit: 1req/sec}]")), "spec.subject.user",
+        "does not grant namespace " + teamC + " the HBase user " + ua + "svc");
+
+    // the label taken away: the operator hears it from the namespace and writes nothing more
+    r = Kubectl.run("label", "namespace", teamC, "hbaseqos.io/tier-");
+    assertThat(r.exit()).as(r.output()).isZero();
+    await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> assertThat(TenantStatus.condition(k8s, teamC, "svc",
+        "Ready")).satisfies(c -> {
+          assertThat(c).isNotNull();
+          assertThat(c.getReason()).isEqualTo("NotGranted");
+          assertThat(c.getMessage()).contains("namespace " + teamC + " is not granted the use of HBaseCluster");
+        }));
+    Map<String, String> held = quotaTable();
+    assertThat(held).containsEntry("u." + uc + "svc q:s", "req_num=70/SECONDS");
+    r = Kubectl.run("--as=carol", "-n", teamC, "delete", "tq", "svc", "--wait=true", "--timeout=60s");
+    assertThat(r.exit()).as(r.output()).isZero();
+    assertThat(quotaTable()).as("deleting a TenantQuota no longer granted removes nothing").isEqualTo(held);
   }
 
   /** A field of alice's TenantQuota in {@code teamA}, read with her rights ({@code kubectl --as=alice get -o jsonpath}). */

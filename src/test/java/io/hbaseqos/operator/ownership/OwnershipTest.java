@@ -49,10 +49,24 @@ class OwnershipTest {
   final Ownership ownership = new Ownership(live::get);
   final ListCache<TenantQuota> tenants = new ListCache<>(Ownership.indexers());
   final ListCache<HBaseCluster> clusters = new ListCache<>(Map.of());
+  /** Namespace name to labels. */
+  final Map<String, Map<String, String>> labels = new HashMap<>();
+  boolean namespacesSynced = true;
 
   OwnershipTest() {
     ownership.bindTenants(tenants);
     ownership.bindClusters(clusters);
+    ownership.bindNamespaces(new Ownership.NamespaceLabels() {
+      @Override
+      public boolean synced() {
+        return namespacesSynced;
+      }
+
+      @Override
+      public Map<String, String> of(String namespace) {
+        return labels.getOrDefault(namespace, Map.of());
+      }
+    });
   }
 
   static TenantQuota tenant(String ns, String name, String cluster, String user, String created, boolean deleting) {
@@ -108,6 +122,28 @@ class OwnershipTest {
     assertThat(Ownership.subjectOf(odd)).isNull();
     assertThat(ownership.notGranted(odd)).get().asString().contains("nothing HBase could hold");
     assertThat(ownership.owns(odd)).isFalse();
+  }
+
+  /** A grant by labels follows the namespace's labels: the claim comes and goes with them. */
+  @Test
+  void aNamespaceSelectedByItsLabelsClaimsWhileItCarriesThem() {
+    HBaseCluster hc = cluster("platform", "hb", null);
+    io.hbaseqos.operator.api.TenantGrant byLabel = new io.hbaseqos.operator.api.TenantGrant(List.of(),
+        List.of("gold_*"), null, null);
+    byLabel.setFromNamespaceSelector(new io.hbaseqos.operator.api.NamespaceSelector(Map.of("tier", "gold"), null));
+    hc.setSpec(GrantsTest.cluster(byLabel).getSpec());
+    live.put("platform/hb", "id-1");
+    TenantQuota t = tenant("team-g", "svc", "hb", "gold_svc", "2026-01-01T00:00:00Z", false);
+    t.getSpec().getClusterRef().setNamespace("platform");
+    tenants.items.add(t);
+    assertThat(ownership.owns(t)).as("no labels yet").isFalse();
+    assertThat(ownership.notGranted(t)).get().asString().contains("selects its labels");
+    labels.put("team-g", Map.of("tier", "gold"));
+    assertThat(ownership.owns(t)).isTrue();
+    assertThat(ownership.claimed("platform/hb")).containsExactly(Subject.user("gold_svc"));
+    labels.put("team-g", Map.of("tier", "silver"));
+    assertThat(ownership.owns(t)).isFalse();
+    assertThat(ownership.claimed("platform/hb")).isEmpty();
   }
 
   /**
@@ -187,6 +223,9 @@ class OwnershipTest {
     clusters.synced = false;
     assertThat(ownership.removalHeld("a/hb")).get().asString().contains("HBaseClusters");
     clusters.synced = true;
+    namespacesSynced = false;
+    assertThat(ownership.removalHeld("a/hb")).get().asString().contains("namespaces (whose labels grants select)");
+    namespacesSynced = true;
     assertThat(ownership.removalHeld("a/hb")).get().asString().contains("not answered");
     live.put("a/hb", "id-1");
     assertThat(ownership.removalHeld("a/hb")).get().asString().contains("b/never");
