@@ -27,10 +27,17 @@ import org.jboss.logging.Logger;
  * its static configuration, not a connection's: without this login every connection would go
  * out with SIMPLE authentication. The principal's {@code _HOST} becomes this host's canonical
  * name. The ticket is checked on a schedule and renewed from the keytab before it expires, and
- * the same login answers the info servers' SPNEGO challenges.
+ * the same login answers the info servers' SPNEGO challenges. With
+ * {@code hbase.zookeeper.client.kerberos.principal} and {@code hbase.zookeeper.client.keytab.file}
+ * (HBase's own keys for a process's ZooKeeper login) ZooKeeper sessions authenticate with SASL too,
+ * from a JAAS section made in memory ({@link ZooKeeperJaas}); ZooKeeper's client renews that login
+ * itself.
  */
 public final class KerberosLogin implements Negotiator, AutoCloseable {
   private static final Logger LOG = Logger.getLogger(KerberosLogin.class);
+  static final String ZK_PRINCIPAL = "hbase.zookeeper.client.kerberos.principal";
+  static final String ZK_KEYTAB = "hbase.zookeeper.client.keytab.file";
+
   /** The SPNEGO mechanism. */
   private static final String SPNEGO = "1.3.6.1.5.5.2";
 
@@ -81,6 +88,21 @@ public final class KerberosLogin implements Negotiator, AutoCloseable {
         InetAddress.getLocalHost().getCanonicalHostName());
     UserGroupInformation.loginUserFromKeytab(resolved, keytab.trim());
     LOG.infof("logged in to Kerberos as %s from %s", resolved, keytab.trim());
+    String zkPrincipal = site.get(ZK_PRINCIPAL);
+    String zkKeytab = site.get(ZK_KEYTAB);
+    if (zkPrincipal != null && !zkPrincipal.isBlank()) {
+      if (zkKeytab == null || zkKeytab.isBlank()) {
+        throw new IllegalStateException(siteFile + " sets " + ZK_PRINCIPAL + " without " + ZK_KEYTAB);
+      }
+      // ZooKeeper's client logs in on its own, from a JAAS section
+      String zk = SecurityUtil.getServerPrincipal(zkPrincipal.trim(), InetAddress.getLocalHost().getCanonicalHostName());
+      if (ZooKeeperJaas.install(zk, zkKeytab.trim())) {
+        LOG.infof("ZooKeeper sessions authenticate with SASL as %s", zk);
+      } else {
+        LOG.infof("ZooKeeper sessions authenticate with SASL as the JAAS file's section %s says",
+            ZooKeeperJaas.section());
+      }
+    }
     return Optional.of(new KerberosLogin(resolved, renewCheck));
   }
 

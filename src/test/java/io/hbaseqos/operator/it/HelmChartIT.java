@@ -220,7 +220,15 @@ class HelmChartIT {
         .map(o -> ((io.fabric8.kubernetes.api.model.ConfigMap) o).getData().get("hbase-site.xml")).orElseThrow();
     assertThat(site).contains("<name>hbase.client.keytab.principal</name><value>hbase-qos-operator@EXAMPLE.COM</value>")
         .contains("<value>/etc/hbase-qos/keytab/operator.keytab</value>")
-        .contains("<name>hbase.rpc.timeout</name><value>15000</value>");
+        .contains("<name>hbase.rpc.timeout</name><value>15000</value>")
+        .as("no ZooKeeper login unless asked for").doesNotContain("hbase.zookeeper.client");
+    String zkSite = objects(render("-f", Paths.projectDir().resolve(CI_VALUES).toString(), "--set",
+        "hbase.kerberos.zookeeperSasl=true")).stream().filter(o -> o.getMetadata().getName().endsWith("-hbase-site"))
+        .findFirst().map(o -> ((io.fabric8.kubernetes.api.model.ConfigMap) o).getData().get("hbase-site.xml"))
+        .orElseThrow();
+    assertThat(zkSite).contains("<name>hbase.zookeeper.client.kerberos.principal</name><value>hbase-qos-operator@"
+        + "EXAMPLE.COM</value>").contains("<name>hbase.zookeeper.client.keytab.file</name><value>/etc/hbase-qos/"
+        + "keytab/operator.keytab</value>");
     assertThat(objs).filteredOn(o -> o.getMetadata().getName().endsWith("-dashboard")).singleElement()
         .satisfies(o -> assertThat(((io.fabric8.kubernetes.api.model.ConfigMap) o).getData().get(
             "hbase-qos-operator.json")).contains("\"uid\": \"hbase-qos-operator\""));

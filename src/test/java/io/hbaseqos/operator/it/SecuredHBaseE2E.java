@@ -36,8 +36,9 @@ import org.junit.jupiter.api.TestMethodOrder;
  * The operator on a Kerberos-secured HBase: a real KDC, HBase with Kerberos RPC authentication,
  * its {@code AccessController} and SPNEGO on the info servers, and the packaged operator run with
  * the hbase-site.xml and JVM options the Helm chart renders for {@code hbase.kerberos.enabled}
- * (principal {@code hbase-qos-operator/_HOST}). Every claim is checked in {@code hbase:quota}, read
- * raw by the superuser.
+ * (principal {@code hbase-qos-operator/_HOST}, {@code hbase.kerberos.zookeeperSasl}). ZooKeeper
+ * requires SASL of every session, so every connection the operator makes proves its ZooKeeper
+ * login. Every claim is checked in {@code hbase:quota}, read raw by the superuser.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SecuredHBaseE2E {
@@ -62,7 +63,7 @@ class SecuredHBaseE2E {
     List<HasMetadata> chart = objects(HelmChartIT.render("--set", "hbase.kerberos.enabled=true",
         "--set", "hbase.kerberos.principal=" + OPERATOR + "/_HOST@" + kdc.realm(),
         "--set", "hbase.kerberos.keytabSecret.name=operator-keytab", "--set", "hbase.kerberos.keytabSecret.key=operator.keytab",
-        "--set", "hbase.kerberos.krb5ConfigMap=krb5"));
+        "--set", "hbase.kerberos.krb5ConfigMap=krb5", "--set", "hbase.kerberos.zookeeperSasl=true"));
     String site = chart.stream().filter(o -> o instanceof ConfigMap && o.getMetadata().getName().endsWith("-hbase-site"))
         .map(o -> ((ConfigMap) o).getData().get("hbase-site.xml")).findFirst().orElseThrow();
     Path siteFile = Files.createTempFile("operator-site", ".xml");
@@ -77,7 +78,8 @@ class SecuredHBaseE2E {
         "HBQ_OPERATOR_JAVA_OPTS", javaOpts.replace("/etc/hbase-qos/krb5/krb5.conf", kdc.krb5conf().toString())));
     loggedIn = Instant.now(); // at or after the login
     assertThat(Files.readString(operator.log())).contains("logged in to Kerberos as " + OPERATOR + "/" + host.toLowerCase()
-        + "@" + kdc.realm());
+        + "@" + kdc.realm()).contains("ZooKeeper sessions authenticate with SASL as " + OPERATOR + "/"
+        + host.toLowerCase() + "@" + kdc.realm());
     HBaseCluster hc = Resources.cluster(ns, "secure", hbase.connectionSpec(), "5s");
     hc.getSpec().getQuotas().setRefreshPeriod("5s"); // what the server runs with
     k8s.resource(hc).create();
@@ -172,5 +174,51 @@ class SecuredHBaseE2E {
     assertThat(operator.pid()).as("the same operator process").isEqualTo(pid);
     assertThat(Files.readString(operator.log())).as("the operator's own renewal from its keytab")
         .contains("renewed the Kerberos ticket of " + OPERATOR + "/");
+  }
+
+  /**
+   * The same HBase reached without SASL to ZooKeeper (a cluster's own {@code clientConfig} may turn
+   * it off, for a ZooKeeper without SASL): ZooKeeper closes the session, the cluster says it cannot
+   * be reached, and nothing is written for its tenants.
+   */
+  @Test
+  @Order(4)
+  void withoutSaslToZooKeeperTheClusterIsUnreachableAndNothingIsWritten() {
+    String other = KubeApi.newNamespace("secured-nosasl");
+    try {
+      HBaseCluster hc = Resources.cluster(other, "nosasl", hbase.connectionSpec(), "5s");
+      hc.getSpec().getConnection().getClientConfig().put("hbase.zookeeper.property.sasl.client", "false");
+      k8s.resource(hc).create();
+      k8s.resource(Resources.tenant(other, "ghost", "nosasl", Resources.user("sec_nosasl"),
+          Resources.t(ThrottleKind.REQUEST_NUMBER, "9req/sec"))).create();
+      await().atMost(120, TimeUnit.SECONDS).untilAsserted(() -> {
+        HBaseCluster now = k8s.resources(HBaseCluster.class).inNamespace(other).withName("nosasl").get();
+        assertThat(now.getStatus()).isNotNull();
+        assertThat(now.getStatus().condition("Ready")).get().satisfies(c -> {
+          assertThat(c.getStatus()).isEqualTo("False");
+          assertThat(c.getReason()).as(c.getMessage()).isEqualTo("Unreachable");
+        });
+      });
+      assertThat(row("sec_nosasl")).isNull();
+      assertThat(k8s.resources(HBaseCluster.class).inNamespace(ns).withName("secure").get().getStatus()
+          .condition("Ready")).get().satisfies(c -> assertThat(c.getStatus()).as("the SASL cluster meanwhile")
+              .isEqualTo("True"));
+    } finally {
+      // a tenant of an HBase that refuses the operator cannot remove anything: deleted, then let go
+      for (Class<? extends io.fabric8.kubernetes.client.CustomResource<?, ?>> kind
+          : List.<Class<? extends io.fabric8.kubernetes.client.CustomResource<?, ?>>>of(TenantQuota.class,
+              HBaseCluster.class)) {
+        k8s.resources(kind).inNamespace(other).delete();
+        await().atMost(60, TimeUnit.SECONDS).ignoreExceptions().untilAsserted(() -> {
+          for (var r : k8s.resources(kind).inNamespace(other).list().getItems()) {
+            k8s.resource(r).edit(x -> {
+              x.getMetadata().setFinalizers(List.of());
+              return x;
+            });
+          }
+          assertThat(k8s.resources(kind).inNamespace(other).list().getItems()).isEmpty();
+        });
+      }
+    }
   }
 }

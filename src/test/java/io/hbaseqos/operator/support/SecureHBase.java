@@ -15,7 +15,8 @@ import java.util.TreeMap;
 
 /**
  * A Kerberos-secured standalone HBase: the {@link Kdc}'s principals, Kerberos RPC authentication,
- * HBase's {@code AccessController} (ACLs), and SPNEGO on the info servers. The test side reaches it
+ * HBase's {@code AccessController} (ACLs), SPNEGO on the info servers, and a ZooKeeper that
+ * requires SASL of every session (so HBase secures its znodes). The test side reaches it
  * only through {@link SecureClientMain} in a JVM of its own (logged in as the superuser
  * {@code hbase}), so the test JVM's Hadoop login stays as the other suites need it.
  */
@@ -28,6 +29,7 @@ public final class SecureHBase implements AutoCloseable {
   private final Path dir;
   private final Path serverKeytab;
   private final Path clientConf;
+  private final Path jaas;
   private final StandaloneHBase hbase;
 
   private SecureHBase(Kdc kdc, Path dir) throws IOException {
@@ -50,14 +52,29 @@ public final class SecureHBase implements AutoCloseable {
     site.put("hbase.security.authentication.ui", "kerberos");
     site.put("hbase.security.authentication.spnego.kerberos.principal", kdc.principal("HTTP/" + HOST));
     site.put("hbase.security.authentication.spnego.kerberos.keytab", serverKeytab.toString());
+    // ZooKeeper (embedded in the standalone master) requires SASL of every session: HBase's own
+    // sessions log in from the JAAS file's Client section, and HBase secures its znodes
+    Path zkKeytab = kdc.keytab("zookeeper.keytab", "zookeeper/" + HOST);
+    this.jaas = Files.createDirectories(dir).resolve("jaas.conf");
+    Files.writeString(jaas, jaasSection("Server", kdc.principal("zookeeper/" + HOST), zkKeytab)
+        + jaasSection("Client", serverPrincipal(), serverKeytab));
     this.hbase = new StandaloneHBase(dir.resolve("server"), site)
-        .jvmOptions(List.of("-Djava.security.krb5.conf=" + kdc.krb5conf()))
+        .jvmOptions(List.of("-Djava.security.krb5.conf=" + kdc.krb5conf(), "-Djava.security.auth.login.config=" + jaas,
+            "-Dzookeeper.authProvider.sasl=org.apache.zookeeper.server.auth.SASLAuthenticationProvider",
+            "-Dzookeeper.sessionRequireClientSASLAuth=true"))
         .readiness(() -> run("ready").exit() == 0);
     // Hadoop's login reads core-site.xml, not hbase-site.xml
     Files.createDirectories(hbase.confDir());
+    // (and the shutdown hooks' timeout: a RegionServer whose ZooKeeper has stopped keeps retrying its
+    // SASL session until Hadoop's default 30 s runs out)
     Files.writeString(hbase.confDir().resolve("core-site.xml"), StandaloneHBase.siteXml(Map.of("hadoop.security.authentication",
-        "kerberos")));
+        "kerberos", "hadoop.service.shutdown.timeout", "5s")));
     this.clientConf = Files.createDirectories(dir.resolve("client"));
+  }
+
+  static String jaasSection(String name, String principal, Path keytab) {
+    return name + " {\n  com.sun.security.auth.module.Krb5LoginModule required useKeyTab=true keyTab=\"" + keytab
+        + "\" storeKey=true useTicketCache=false principal=\"" + principal + "\";\n};\n";
   }
 
   public static synchronized SecureHBase shared() {
@@ -116,7 +133,8 @@ public final class SecureHBase implements AutoCloseable {
   public Kubectl.Result run(String... command) {
     try {
       List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "-Xmx256m", "-XX:TieredStopAtLevel=1", "-Djava.security.krb5.conf=" + kdc.krb5conf()));
+          "-Xmx256m", "-XX:TieredStopAtLevel=1", "-Djava.security.krb5.conf=" + kdc.krb5conf(),
+          "-Djava.security.auth.login.config=" + jaas));
       cmd.addAll(StandaloneHBase.JDK17_FLAGS);
       cmd.addAll(List.of("-cp", clientConf + ":" + Paths.projectDir().resolve("target/test-classes") + ":"
           + StandaloneHBase.classpath(), SecureClientMain.class.getName(), serverPrincipal(), serverKeytab.toString()));
