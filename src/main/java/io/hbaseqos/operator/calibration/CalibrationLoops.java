@@ -33,24 +33,37 @@ public class CalibrationLoops {
    *     is measured again, nothing is wrong with the metrics
    * @param pointInTime the source reads counters as they are when asked (not a cached or windowed
    *     view), so a baseline taken after a write starts a period of the new limit alone
+   * @param pending the reading is being taken elsewhere: nothing was measured, the loop keeps its
+   *     place and is asked again when the reading is there
    */
-  public record Measurement(Observation observation, String problem, boolean baseline, boolean pointInTime) {
+  public record Measurement(Observation observation, String problem, boolean baseline, boolean pointInTime,
+      boolean pending) {
     public static Measurement of(Observation o) {
-      return new Measurement(o, null, false, false);
+      return new Measurement(o, null, false, false, false);
     }
 
     public static Measurement pointInTime(Observation o) {
-      return new Measurement(o, null, false, true);
+      return new Measurement(o, null, false, true, false);
     }
 
     public static Measurement failed(String problem) {
-      return new Measurement(Observation.missing(), problem, false, false);
+      return new Measurement(Observation.missing(), problem, false, false, false);
     }
 
     public static Measurement baselineOnly() {
-      return new Measurement(Observation.missing(), null, true, false);
+      return new Measurement(Observation.missing(), null, true, false, false);
+    }
+
+    public static Measurement waiting() {
+      return new Measurement(Observation.missing(), null, false, false, true);
     }
   }
+
+  /**
+   * When a loop whose reading is being taken looks again by itself: its source wakes it sooner
+   * when the reading is there; this is for a wake that is lost (longer than any read takes).
+   */
+  public static final Duration PENDING_RECHECK = Duration.ofSeconds(15);
 
   /** Something that measures one period: the HBase or Prometheus source. */
   @FunctionalInterface
@@ -170,7 +183,9 @@ public class CalibrationLoops {
       long limitInForce = loop.limit;
       if (loop.due == null) {
         // the first call only takes the counters' baseline; the first period ends one period later
-        source.measure(loop.window, now, null);
+        if (source.measure(loop.window, now, null).pending()) {
+          return pending(loop, limitInForce, now);
+        }
         loop.due = now.plus(plan.period()).plus(loop.firstPeriodExtra);
         return waiting(loop, limitInForce);
       }
@@ -180,12 +195,18 @@ public class CalibrationLoops {
       if (loop.rebase != null) {
         // the new limit is in force now: what was counted under the old one is left out of the next period
         Measurement m = source.measure(loop.window, now, loop.rebase);
+        if (m.pending()) {
+          return pending(loop, limitInForce, now);
+        }
         loop.rebase = null;
         loop.rebased = m.problem() == null;
         loop.due = now.plus(plan.period());
         return waiting(loop, limitInForce);
       }
       Measurement m = source.measure(loop.window, now, null);
+      if (m.pending()) {
+        return pending(loop, limitInForce, now);
+      }
       loop.due = now.plus(plan.period());
       boolean aligned = loop.rebased && m.pointInTime();
       loop.rebased = false;
@@ -222,6 +243,12 @@ public class CalibrationLoops {
    */
   static Duration spread(String tenant, Duration period) {
     return Duration.ofMillis(Math.floorMod(tenant.hashCode() * 0x9E3779B9L, period.toMillis()));
+  }
+
+  /** The reading is being taken: the loop stays where it is and looks again when woken, or in a while. */
+  private static Outcome pending(Loop loop, long limit, Instant now) {
+    return new Outcome(false, limit, false, loop.state, loop.reason, loop.last, now.plus(PENDING_RECHECK),
+        loop.law.learntElasticity());
   }
 
   private static Outcome waiting(Loop loop, long limit) {

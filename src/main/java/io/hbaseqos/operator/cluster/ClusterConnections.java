@@ -88,8 +88,7 @@ public class ClusterConnections implements AutoCloseable {
         g.close();
       }
       return new MetricsGateway(connection, state, factory.infoServers(connection, metrics.infoServerRequests()),
-          state::liveInfoServers,
-          prometheus);
+          state::liveInfoServers, prometheus, clock, state.id());
     });
   }
 

@@ -2,13 +2,17 @@ package io.hbaseqos.operator.gateway;
 
 import io.hbaseqos.operator.calibration.CounterReading;
 import io.hbaseqos.operator.hbase.UsersMetrics;
+import io.hbaseqos.operator.usage.BlockCache;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * The metric reads the control loops make of one cluster: the port {@code limit} is given, which
  * {@link MetricsGateway} serves from the RegionServers and Prometheus and a test serves from memory.
+ * A read may answer {@link MetricsPendingException}: the reading is being taken elsewhere, and
+ * the caller comes back when woken ({@link #waking}) or on its own schedule.
  */
 public interface ClusterMetrics {
   /**
@@ -18,25 +22,41 @@ public interface ClusterMetrics {
    */
   CounterReading userCounters(String user, Set<String> ops, Instant notBefore) throws IOException;
 
-  /** Every user's metrics on every live RegionServer, read now (one request per server). */
-  UsersMetrics allUserMetrics() throws IOException;
+  /**
+   * Every user's metrics on every live RegionServer, read at or after {@code notBefore} (one request
+   * per server; each read resets the servers' histograms).
+   *
+   * @param notBefore null: a recent reading will do (in the {@link #waiting} view: one read now)
+   */
+  UsersMetrics allUserMetrics(Instant notBefore) throws IOException;
 
-  /** One instant Prometheus query; NaN when it returns no sample. */
-  double prometheus(String url, String query) throws IOException;
+  /**
+   * One instant Prometheus query, answered at or after {@code notBefore} (null: a recent answer will
+   * do); NaN when it returns no sample.
+   */
+  double prometheus(String url, String query, Instant notBefore) throws IOException;
+
+  /** These metrics, whose pending readings wake {@code wake} when they are there (a reconcile of the asker). */
+  default ClusterMetrics waking(Runnable wake) {
+    return this;
+  }
+
+  /**
+   * These metrics, waiting (boundedly) for every reading that must be taken, never pending: for a
+   * loop that has nothing to report before its first reading.
+   */
+  default ClusterMetrics waiting() {
+    return this;
+  }
 
   /** The cluster's block cache over the last usage sample (null: not read). */
-  default io.hbaseqos.operator.usage.BlockCache blockCache() {
+  default BlockCache blockCache() {
     return null;
   }
 
   /** These metrics, with the block cache the cluster's last usage sample read. */
-  default ClusterMetrics withBlockCache(java.util.function.Supplier<io.hbaseqos.operator.usage.BlockCache> cache) {
-    return new Forwarding(this) {
-      @Override
-      public io.hbaseqos.operator.usage.BlockCache blockCache() {
-        return cache.get();
-      }
-    };
+  default ClusterMetrics withBlockCache(Supplier<BlockCache> cache) {
+    return new WithBlockCache(this, cache);
   }
 
   /**
@@ -44,26 +64,22 @@ public interface ClusterMetrics {
    * {@code spec.prometheus.url}; null: such a query fails, naming {@code cluster}).
    */
   default ClusterMetrics withDefaultPrometheus(String defaultUrl, String cluster) {
-    return new Forwarding(this) {
-      @Override
-      public double prometheus(String url, String query) throws IOException {
-        String use = url != null && !url.isBlank() ? url : defaultUrl;
-        if (use == null || use.isBlank()) {
-          throw new IOException("no Prometheus to query: the TenantQuota names no url and HBaseCluster " + cluster
-              + " has no spec.prometheus.url");
-        }
-        return super.prometheus(use, query);
-      }
-    };
+    return new WithDefaultPrometheus(this, defaultUrl, cluster);
   }
 
-  /** Metrics that pass every read on to others; a wrapper overrides what it changes. */
-  class Forwarding implements ClusterMetrics {
+  /**
+   * Metrics that pass every read on to others; a wrapper overrides what it changes, and says how
+   * to wrap other metrics the same way ({@link #over}), so that its views wrap alike.
+   */
+  abstract class Forwarding implements ClusterMetrics {
     private final ClusterMetrics to;
 
     Forwarding(ClusterMetrics to) {
       this.to = to;
     }
+
+    /** This same wrapper over {@code other}. */
+    abstract Forwarding over(ClusterMetrics other);
 
     @Override
     public CounterReading userCounters(String user, Set<String> ops, Instant notBefore) throws IOException {
@@ -71,19 +87,75 @@ public interface ClusterMetrics {
     }
 
     @Override
-    public UsersMetrics allUserMetrics() throws IOException {
-      return to.allUserMetrics();
+    public UsersMetrics allUserMetrics(Instant notBefore) throws IOException {
+      return to.allUserMetrics(notBefore);
     }
 
     @Override
-    public double prometheus(String url, String query) throws IOException {
-      return to.prometheus(url, query);
+    public double prometheus(String url, String query, Instant notBefore) throws IOException {
+      return to.prometheus(url, query, notBefore);
     }
 
     @Override
-    public io.hbaseqos.operator.usage.BlockCache blockCache() {
+    public BlockCache blockCache() {
       return to.blockCache();
+    }
+
+    @Override
+    public ClusterMetrics waking(Runnable wake) {
+      return over(to.waking(wake));
+    }
+
+    @Override
+    public ClusterMetrics waiting() {
+      return over(to.waiting());
     }
   }
 
+  /** Metrics with the block cache of the cluster's last usage sample. */
+  final class WithBlockCache extends Forwarding {
+    private final Supplier<BlockCache> cache;
+
+    WithBlockCache(ClusterMetrics to, Supplier<BlockCache> cache) {
+      super(to);
+      this.cache = cache;
+    }
+
+    @Override
+    Forwarding over(ClusterMetrics other) {
+      return new WithBlockCache(other, cache);
+    }
+
+    @Override
+    public BlockCache blockCache() {
+      return cache.get();
+    }
+  }
+
+  /** Metrics that send queries naming no Prometheus to the cluster's. */
+  final class WithDefaultPrometheus extends Forwarding {
+    private final String defaultUrl;
+    private final String cluster;
+
+    WithDefaultPrometheus(ClusterMetrics to, String defaultUrl, String cluster) {
+      super(to);
+      this.defaultUrl = defaultUrl;
+      this.cluster = cluster;
+    }
+
+    @Override
+    Forwarding over(ClusterMetrics other) {
+      return new WithDefaultPrometheus(other, defaultUrl, cluster);
+    }
+
+    @Override
+    public double prometheus(String url, String query, Instant notBefore) throws IOException {
+      String use = url != null && !url.isBlank() ? url : defaultUrl;
+      if (use == null || use.isBlank()) {
+        throw new IOException("no Prometheus to query: the TenantQuota names no url and HBaseCluster " + cluster
+            + " has no spec.prometheus.url");
+      }
+      return super.prometheus(use, query, notBefore);
+    }
+  }
 }

@@ -8,7 +8,10 @@ import io.hbaseqos.operator.hbase.ServersSample;
 import io.hbaseqos.operator.hbase.UsersMetrics;
 import io.hbaseqos.operator.metrics.PrometheusClient;
 import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
@@ -20,6 +23,10 @@ import java.util.concurrent.RejectedExecutionException;
  * {@code MetricsUnavailable}, a condition's Unknown), never the cluster's connection or back-off,
  * which {@code ClusterState} keeps apart. One gateway per cluster and connection: a changed
  * connection gets a new one.
+ *
+ * <p>The loops' reads never run on the caller's thread: a {@link MetricsSampler} takes them on the
+ * cluster's own threads, and a caller whose reading is not there yet gets
+ * {@link MetricsPendingException} and is woken (through {@link #waking}) when it is.
  */
 public final class MetricsGateway implements ClusterMetrics, AutoCloseable {
 
@@ -29,11 +36,21 @@ public final class MetricsGateway implements ClusterMetrics, AutoCloseable {
     Map<String, Map.Entry<String, Integer>> infoServers() throws MetricsUnavailableException;
   }
 
+  /** How old a reading that asks for no moment may be (one read serves every tenant meanwhile). */
+  static final Duration REUSE = InfoServers.REUSE;
+  /**
+   * How long a first plan waits for its reading (the longest a read of all servers takes, and a
+   * second to start it).
+   */
+  static final Duration FIRST_READING = Duration.ofSeconds(11);
+
   private final Object connection;
   private final Object owner;
   private final InfoServers infoServers;
   private final LiveServers live;
   private final PrometheusClient prometheus;
+  private final MetricsSampler sampler;
+  private final Clock clock;
   private volatile Map<String, ServerSettings> serverSettings = Map.of();
 
   /**
@@ -42,11 +59,19 @@ public final class MetricsGateway implements ClusterMetrics, AutoCloseable {
    */
   public MetricsGateway(Object connection, Object owner, InfoServers infoServers, LiveServers live,
       PrometheusClient prometheus) {
+    this(connection, owner, infoServers, live, prometheus, Clock.systemUTC(), "cluster");
+  }
+
+  /** @param name names the sampler's threads (the cluster's key) */
+  public MetricsGateway(Object connection, Object owner, InfoServers infoServers, LiveServers live,
+      PrometheusClient prometheus, Clock clock, String name) {
     this.connection = connection;
     this.owner = owner;
     this.infoServers = infoServers;
     this.live = live;
     this.prometheus = prometheus;
+    this.clock = clock;
+    this.sampler = new MetricsSampler(clock, name);
   }
 
   /** Whether it was made for exactly these connection settings of this owner. */
@@ -56,17 +81,91 @@ public final class MetricsGateway implements ClusterMetrics, AutoCloseable {
 
   @Override
   public CounterReading userCounters(String user, Set<String> ops, Instant notBefore) throws IOException {
-    return read(() -> infoServers.userCounters(live.infoServers(), user, ops, notBefore));
+    return waking(null).userCounters(user, ops, notBefore);
   }
 
   @Override
-  public UsersMetrics allUserMetrics() throws IOException {
-    return read(() -> infoServers.allUsers(live.infoServers()));
+  public UsersMetrics allUserMetrics(Instant notBefore) throws IOException {
+    return waking(null).allUserMetrics(notBefore);
+  }
+
+  /** One instant query; NaN when it returns no sample. */
+  @Override
+  public double prometheus(String url, String query, Instant notBefore) throws IOException {
+    return waking(null).prometheus(url, query, notBefore);
+  }
+
+  /** These metrics, with every reading that must be taken first waking {@code wake} when it is there. */
+  @Override
+  public ClusterMetrics waking(Runnable wake) {
+    return new View(wake, false);
+  }
+
+  /** These metrics, waiting up to {@link #FIRST_READING} for every reading that must be taken. */
+  @Override
+  public ClusterMetrics waiting() {
+    return new View(null, true);
+  }
+
+  /** The gateway's reads, waking a caller or waiting for it. */
+  private final class View implements ClusterMetrics {
+    private final Runnable wake;
+    private final boolean wait;
+
+    View(Runnable wake, boolean wait) {
+      this.wake = wake;
+      this.wait = wait;
+    }
+
+    @Override
+    public CounterReading userCounters(String user, Set<String> ops, Instant notBefore) throws IOException {
+      // a shared reading of every user may be older than its read: the slot goes by the reading's time
+      return take(List.of("counters", user, ops), MetricsSampler.Kind.INFO_SERVERS, notBefore,
+          new MetricsSampler.Read<CounterReading>() {
+            @Override
+            public CounterReading get() throws IOException {
+              return read(() -> infoServers.userCounters(live.infoServers(), user, ops, notBefore));
+            }
+
+            @Override
+            public Instant taken(CounterReading r) {
+              return r.at();
+            }
+          });
+    }
+
+    @Override
+    public UsersMetrics allUserMetrics(Instant notBefore) throws IOException {
+      return take("allUsers", MetricsSampler.Kind.INFO_SERVERS, notBefore == null && wait ? clock.instant() : notBefore,
+          () -> read(() -> infoServers.allUsers(live.infoServers())));
+    }
+
+    @Override
+    public double prometheus(String url, String query, Instant notBefore) throws IOException {
+      return take(List.of("prometheus", url, query), MetricsSampler.Kind.PROMETHEUS, notBefore,
+          () -> prometheus.query(url, query));
+    }
+
+    @Override
+    public ClusterMetrics waking(Runnable other) {
+      return new View(other, wait);
+    }
+
+    @Override
+    public ClusterMetrics waiting() {
+      return new View(null, true);
+    }
+
+    private <T> T take(Object key, MetricsSampler.Kind kind, Instant notBefore, MetricsSampler.Read<T> read)
+        throws IOException {
+      return wait ? sampler.await(key, kind, notBefore, REUSE, read, FIRST_READING)
+          : sampler.get(key, kind, notBefore, REUSE, read, wake);
+    }
   }
 
   /**
    * Every tenant's counters on every live RegionServer now: one read per server (two with
-   * {@code tables}), whatever the number of tenants.
+   * {@code tables}), whatever the number of tenants. Blocking: the resync loop's own thread reads it.
    */
   public ServersSample usageSample(boolean tables) throws IOException {
     return read(() -> infoServers.sample(live.infoServers(), tables));
@@ -102,14 +201,9 @@ public final class MetricsGateway implements ClusterMetrics, AutoCloseable {
     return serverSettings;
   }
 
-  /** One instant query; NaN when it returns no sample. */
-  @Override
-  public double prometheus(String url, String query) throws IOException {
-    return prometheus.query(url, query);
-  }
-
   @Override
   public void close() {
+    sampler.close();
     infoServers.close();
   }
 }

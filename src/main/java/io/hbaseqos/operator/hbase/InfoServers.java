@@ -15,6 +15,8 @@ import java.util.concurrent.Executors;
  * cost a tenant its measurement ({@code MetricsUnavailable}), never the cluster its connection.
  */
 public final class InfoServers implements AutoCloseable {
+  /** How long one reading of every user's counters serves other readers (see {@link RegionServerMetrics}). */
+  public static final java.time.Duration REUSE = RegionServerMetrics.REUSE;
   private final ExecutorService pool;
   private final InfoServerConf quotaSettings;
   private final RegionServerMetrics metrics;

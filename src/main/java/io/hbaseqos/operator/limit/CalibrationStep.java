@@ -16,6 +16,7 @@ import io.hbaseqos.operator.calibration.Observation;
 import io.hbaseqos.operator.calibration.RateWindow;
 import io.hbaseqos.operator.cluster.Errors;
 import io.hbaseqos.operator.gateway.ClusterMetrics;
+import io.hbaseqos.operator.gateway.MetricsPendingException;
 import io.hbaseqos.operator.hbase.UserOperations;
 import io.hbaseqos.operator.quota.SubjectQuota;
 import java.io.IOException;
@@ -110,6 +111,16 @@ final class CalibrationStep {
     }
   }
 
+  /** A query's answer; null while it is being asked. */
+  private static Double answer(ClusterMetrics metrics, String url, String query, Instant notBefore)
+      throws IOException {
+    try {
+      return metrics.prometheus(url, query, notBefore);
+    } catch (MetricsPendingException e) {
+      return null;
+    }
+  }
+
   /**
    * Measures one calibration period from HBase's per-user RegionServer metrics or from Prometheus.
    * Neither runs in the cluster's HBase call pool: a failing read is the tenant's
@@ -122,15 +133,18 @@ final class CalibrationStep {
       // a query's own window (rate over [1m]) spans writes: its readings are never aligned with one limit
       return (window, t, notBefore) -> {
         try {
-          double ops = metrics.prometheus(p.getUrl(), p.getQuery());
+          // both queries are asked for before either is waited for: they come back together
+          Double ops = answer(metrics, p.getUrl(), p.getQuery(), notBefore);
+          boolean throttledAsked = p.getThrottledQuery() != null && !p.getThrottledQuery().isBlank();
+          Double throttled = throttledAsked ? answer(metrics, p.getUrl(), p.getThrottledQuery(), notBefore) : null;
+          if (ops == null || (throttledAsked && throttled == null)) {
+            return CalibrationLoops.Measurement.waiting();
+          }
           if (Double.isNaN(ops)) {
             return CalibrationLoops.Measurement.failed("the Prometheus query returned no sample");
           }
-          double share = Double.NaN;
-          if (p.getThrottledQuery() != null && !p.getThrottledQuery().isBlank()) {
-            double throttled = metrics.prometheus(p.getUrl(), p.getThrottledQuery());
-            share = Double.isNaN(throttled) ? 0 : ops + throttled == 0 ? 0 : throttled / (ops + throttled);
-          }
+          double share = !throttledAsked ? Double.NaN
+              : Double.isNaN(throttled) ? 0 : ops + throttled == 0 ? 0 : throttled / (ops + throttled);
           return CalibrationLoops.Measurement.of(new Observation(ops, share));
         } catch (IOException e) {
           return CalibrationLoops.Measurement.failed("Prometheus: " + e.getMessage());
@@ -150,6 +164,8 @@ final class CalibrationStep {
         }
         return r.baseline() ? CalibrationLoops.Measurement.baselineOnly()
             : CalibrationLoops.Measurement.failed(r.problem());
+      } catch (MetricsPendingException e) {
+        return CalibrationLoops.Measurement.waiting();
       } catch (IOException e) {
         return CalibrationLoops.Measurement.failed("RegionServer metrics: " + Errors.rootMessage(e));
       }

@@ -8,6 +8,7 @@ import io.hbaseqos.operator.api.QosStatus;
 import io.hbaseqos.operator.api.TenantQuotaSpec;
 import io.hbaseqos.operator.cluster.Errors;
 import io.hbaseqos.operator.gateway.ClusterMetrics;
+import io.hbaseqos.operator.gateway.MetricsPendingException;
 import io.hbaseqos.operator.hbase.UserOperations;
 import io.hbaseqos.operator.hbase.UsersMetrics;
 import io.hbaseqos.operator.qos.ProtectionLaw;
@@ -265,7 +266,10 @@ final class ProtectionStep {
     private final Map<String, Tenant> byId;
     private final Instant at;
     private UsersMetrics servers;
-    private String serversProblem;
+    private String serversProblem = "RegionServer metrics: not read";
+    /** Per Prometheus objective (url and query): its answer, or why there is none. */
+    private final Map<String, Double> answers = new HashMap<>();
+    private final Map<String, String> unanswered = new HashMap<>();
 
     Readings(ClusterMetrics metrics, Map<String, Tenant> byId, Instant at) {
       this.metrics = metrics;
@@ -273,14 +277,54 @@ final class ProtectionStep {
       this.at = at;
     }
 
-    private UsersMetrics servers() {
-      if (servers == null && serversProblem == null) {
+    /**
+     * Asks for the RegionServers' metrics (when an objective reads HBase or a use is needed) and for
+     * every Prometheus objective, all before waiting for any; the first step waits for them.
+     */
+    @Override
+    public boolean ready(List<ProtectionLoops.Member> protecteds, List<ProtectionLoops.Member> sheddables,
+        Instant since) {
+      ClusterMetrics m = since == null ? metrics.waiting() : metrics;
+      boolean pending = false;
+      boolean hbaseObjective = protecteds.stream().flatMap(p -> objectives(p).stream())
+          .anyMatch(o -> o.getSource() != QosSpec.LatencyObjectiveSpec.Source.Prometheus);
+      if (hbaseObjective || !sheddables.isEmpty()) {
         try {
-          servers = metrics.allUserMetrics();
+          servers = m.allUserMetrics(since);
+          serversProblem = null;
+        } catch (MetricsPendingException e) {
+          pending = true;
         } catch (IOException e) {
           serversProblem = "RegionServer metrics: " + Errors.rootMessage(e);
         }
       }
+      for (ProtectionLoops.Member p : protecteds) {
+        for (QosSpec.LatencyObjectiveSpec o : objectives(p)) {
+          if (o.getSource() == QosSpec.LatencyObjectiveSpec.Source.Prometheus) {
+            String key = key(o);
+            try {
+              answers.put(key, m.prometheus(o.getPrometheus().getUrl(), o.getPrometheus().getQuery(), since));
+            } catch (MetricsPendingException e) {
+              pending = true;
+            } catch (IOException e) {
+              unanswered.put(key, "Prometheus: " + e.getMessage());
+            }
+          }
+        }
+      }
+      return !pending;
+    }
+
+    private List<QosSpec.LatencyObjectiveSpec> objectives(ProtectionLoops.Member m) {
+      List<QosSpec.LatencyObjectiveSpec> os = byId.get(m.id()).spec().getQos().getLatencyObjectives();
+      return os == null ? List.of() : os;
+    }
+
+    private static String key(QosSpec.LatencyObjectiveSpec o) {
+      return o.getPrometheus().getUrl() + "\n" + o.getPrometheus().getQuery();
+    }
+
+    private UsersMetrics servers() {
       return servers;
     }
 
@@ -300,13 +344,12 @@ final class ProtectionStep {
 
     private ProtectionLoops.Reading read(String id, TenantQuotaSpec spec, QosSpec.LatencyObjectiveSpec o) {
       if (o.getSource() == QosSpec.LatencyObjectiveSpec.Source.Prometheus) {
-        try {
-          double ms = metrics.prometheus(o.getPrometheus().getUrl(), o.getPrometheus().getQuery());
-          return Double.isNaN(ms) ? ProtectionLoops.Reading.failed("the Prometheus query returned no sample")
-              : new ProtectionLoops.Reading(ms, null);
-        } catch (IOException e) {
-          return ProtectionLoops.Reading.failed("Prometheus: " + e.getMessage());
+        Double ms = answers.get(key(o));
+        if (ms == null) {
+          return ProtectionLoops.Reading.failed(unanswered.getOrDefault(key(o), "Prometheus: not asked"));
         }
+        return Double.isNaN(ms) ? ProtectionLoops.Reading.failed("the Prometheus query returned no sample")
+            : new ProtectionLoops.Reading(ms, null);
       }
       UsersMetrics values = servers();
       if (values == null) {

@@ -49,8 +49,23 @@ public final class ProtectionLoops {
     }
   }
 
+  /**
+   * When a step whose readings are being taken looks again by itself: the source wakes the asker
+   * sooner when they are there; this is for a wake that is lost.
+   */
+  public static final Duration PENDING_RECHECK = Duration.ofSeconds(15);
+
   /** Reads a period's latencies and uses. Every objective is read before any use (reading may reset them). */
   public interface Source {
+    /**
+     * Takes, or asks for, the period's readings: taken at or after {@code since} (the last step);
+     * false while they are being taken elsewhere (the step waits, and the asker is woken). With
+     * {@code since} null (the loop's first step) it waits for them.
+     */
+    default boolean ready(List<Member> protecteds, List<Member> sheddables, Instant since) {
+      return true;
+    }
+
     /** Per member id, the readings of its objectives in order. */
     Map<String, List<Reading>> latencies(List<Member> protecteds);
 
@@ -84,6 +99,8 @@ public final class ProtectionLoops {
     /** The members the plan was made for, without what they said of their status. */
     List<Member> shape;
     Plan plan;
+    /** When the plan was made: the next step's readings are taken after it. */
+    Instant stepped;
   }
 
   private final Map<String, Loop> loops = new ConcurrentHashMap<>();
@@ -114,9 +131,15 @@ public final class ProtectionLoops {
         Plan p = loop.plan;
         return new Plan(p.next(), p.decision(), p.attainments(), false);
       }
-      loop.shape = shape;
       List<Member> protecteds = members.stream().filter(m -> !m.objectives().isEmpty()).toList();
       List<Member> sheddables = members.stream().filter(m -> m.sheddable() != null).toList();
+      if (!source.ready(protecteds, protecteds.isEmpty() ? List.of() : sheddables,
+          loop.plan == null ? null : loop.stepped)) {
+        // the readings are being taken: the last plan stands, and this asker is woken when they are there
+        Plan p = loop.plan;
+        return new Plan(now.plus(PENDING_RECHECK), p.decision(), p.attainments(), false);
+      }
+      loop.shape = shape;
       Map<String, List<Reading>> lat = protecteds.isEmpty() ? Map.of() : source.latencies(protecteds);
       // a use only sizes a squeeze: with nobody to protect there is none to size
       Map<String, Double> used = sheddables.isEmpty() || protecteds.isEmpty() ? Map.of() : source.uses(sheddables);
@@ -164,6 +187,7 @@ public final class ProtectionLoops {
       Plan made = new Plan(now.plus(period), d, attainments, changed);
       synchronized (loop.memory) {
         loop.plan = made;
+        loop.stepped = now;
       }
       return made;
     } finally {

@@ -256,7 +256,9 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
       }
       if (p.tq.getSpec().getQos() != null || p.tq.getSpec().getCalibration() != null || p.old.getQos() != null
           || p.old.getCalibration() != null) {
-        desired = decide(p, desired, connections.gatewayFor(cluster).withBlockCache(cluster::blockCache)
+        // metric readings are taken off this thread; one not there yet reconciles this tenant when it is
+        desired = decide(p, desired, connections.gatewayFor(cluster).waking(triggers.wake(p.tq))
+            .withBlockCache(cluster::blockCache)
             .withDefaultPrometheus(hc.getSpec().getPrometheus() == null ? null : hc.getSpec().getPrometheus().getUrl(),
                 ClusterConnections.key(hc)));
       }

@@ -37,6 +37,24 @@ public final class Triggers implements Resync.Listener {
     }
   }
 
+  /**
+   * What wakes a TenantQuota whose metric reading is being taken: a reconcile of it. Equal for the
+   * same TenantQuota, so a reading wakes each asker once.
+   */
+  Runnable wake(TenantQuota tq) {
+    return new Wake(this, ResourceID.fromResource(tq));
+  }
+
+  private record Wake(Triggers triggers, ResourceID id) implements Runnable {
+    @Override
+    public void run() {
+      ResourceTrigger<TenantQuota> t = triggers.tenants;
+      if (t != null) {
+        t.trigger(id);
+      }
+    }
+  }
+
   @Override
   public void reconcileCluster(String key) {
     ResourceTrigger<HBaseCluster> t = clusters;

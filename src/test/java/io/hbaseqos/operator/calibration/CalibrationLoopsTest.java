@@ -115,6 +115,55 @@ class CalibrationLoopsTest {
         .isFalse();
   }
 
+  /**
+   * A reading being taken elsewhere (the sampler's thread) is no measurement: the loop keeps its
+   * place (baseline, period end, rebase after a write) and takes the reading when asked again.
+   */
+  @Test
+  void aPendingReadingKeepsTheLoopsPlaceUntilItIsThere() {
+    CalibrationLoops loops = new CalibrationLoops();
+    Plant p = new Plant();
+    p.pointInTime = true;
+    boolean[] pending = {true};
+    CalibrationLoops.Source source = (w, now, notBefore) -> {
+      if (pending[0]) {
+        return Measurement.waiting();
+      }
+      return p.measure(w, now, notBefore);
+    };
+    // the baseline: no period starts before it is taken
+    Outcome first = loops.step("uid", "a", PLAN, 1000, source, T0);
+    assertThat(first.stepped()).isFalse();
+    assertThat(first.next()).isEqualTo(T0.plus(CalibrationLoops.PENDING_RECHECK));
+    pending[0] = false;
+    p.limit = 1000;
+    assertThat(loops.step("uid", "a", PLAN, 1000, source, T0.plusSeconds(1)).next()).as("the period starts now")
+        .isEqualTo(T0.plusSeconds(31));
+    loops.step("uid", "a", PLAN, 1000, source, T0.plusSeconds(31)); // the discarded first period
+
+    // the period's end: pending, then measured when it is there, a period from its own start
+    pending[0] = true;
+    Outcome waiting = loops.step("uid", "a", PLAN, 1000, source, T0.plusSeconds(61));
+    assertThat(waiting.stepped()).isFalse();
+    assertThat(waiting.limit()).isEqualTo(1000);
+    pending[0] = false;
+    Outcome moved = loops.step("uid", "a", PLAN, 1000, source, T0.plusSeconds(62));
+    assertThat(moved.stepped()).isTrue();
+    assertThat(moved.moved()).isTrue();
+    Instant inForce = T0.plusSeconds(62).plus(CalibrationLoops.IN_FORCE);
+    assertThat(moved.next()).isEqualTo(inForce);
+
+    // the rebase after the write: pending keeps it due, with the same moment asked for
+    pending[0] = true;
+    int readsBefore = p.reads.size();
+    assertThat(loops.step("uid", "a", PLAN, moved.limit(), source, inForce).stepped()).isFalse();
+    pending[0] = false;
+    Outcome rebased = loops.step("uid", "a", PLAN, moved.limit(), source, inForce.plusSeconds(1));
+    assertThat(p.reads).hasSize(readsBefore + 1);
+    assertThat(p.notBefore.get(p.notBefore.size() - 1)).as("still a reading after the write").isEqualTo(inForce);
+    assertThat(rebased.next()).isEqualTo(inForce.plusSeconds(31));
+  }
+
   @Test
   void theLoopKeepsItsOwnLimitOverAStaleStatusAndRestartsWhenTheSpecChanges() {
     CalibrationLoops loops = new CalibrationLoops();

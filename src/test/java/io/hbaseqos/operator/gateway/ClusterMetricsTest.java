@@ -20,12 +20,12 @@ class ClusterMetricsTest {
     }
 
     @Override
-    public UsersMetrics allUserMetrics() {
+    public UsersMetrics allUserMetrics(Instant notBefore) {
       throw new UnsupportedOperationException();
     }
 
     @Override
-    public double prometheus(String url, String query) {
+    public double prometheus(String url, String query, Instant notBefore) {
       asked.add(url + " " + query);
       return 1;
     }
@@ -34,14 +34,14 @@ class ClusterMetricsTest {
   @Test
   void aQueryWithoutAUrlGoesToTheClustersPrometheus() throws Exception {
     ClusterMetrics m = recording.withDefaultPrometheus("http://prom.platform:9090", "platform/prod");
-    m.prometheus(null, "q1");
-    m.prometheus("http://own:9090", "q2");
+    m.prometheus(null, "q1", null);
+    m.prometheus("http://own:9090", "q2", null);
     assertThat(asked).containsExactly("http://prom.platform:9090 q1", "http://own:9090 q2");
   }
 
   @Test
   void withoutOneTheQueryFailsNamingTheCluster() {
-    assertThatThrownBy(() -> recording.withDefaultPrometheus(null, "platform/prod").prometheus(null, "q"))
+    assertThatThrownBy(() -> recording.withDefaultPrometheus(null, "platform/prod").prometheus(null, "q", null))
         .hasMessageContaining("HBaseCluster platform/prod has no spec.prometheus.url");
     assertThat(asked).isEmpty();
   }

@@ -44,12 +44,12 @@ class TenantLimitsTest {
     }
 
     @Override
-    public UsersMetrics allUserMetrics() throws IOException {
+    public UsersMetrics allUserMetrics(Instant notBefore) throws IOException {
       throw new IOException("info port closed");
     }
 
     @Override
-    public double prometheus(String url, String query) throws IOException {
+    public double prometheus(String url, String query, Instant notBefore) throws IOException {
       throw new IOException("no Prometheus");
     }
   };
@@ -63,12 +63,12 @@ class TenantLimitsTest {
       }
 
       @Override
-      public UsersMetrics allUserMetrics() {
+      public UsersMetrics allUserMetrics(Instant notBefore) {
         return read.get();
       }
 
       @Override
-      public double prometheus(String url, String query) throws IOException {
+      public double prometheus(String url, String query, Instant notBefore) throws IOException {
         throw new IOException("not used");
       }
     };

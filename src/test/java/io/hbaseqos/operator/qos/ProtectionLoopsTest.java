@@ -67,4 +67,65 @@ class ProtectionLoopsTest {
     assertThat(loops.plan("ns/hb", List.of(DASH, BATCH), period, source, due).decision())
         .isSameAs(stepped.decision());
   }
+
+  /** A source whose readings are taken elsewhere: ready only once told, and asked after which step. */
+  static final class PendingSource implements ProtectionLoops.Source {
+    boolean there = true;
+    final List<Instant> since = new java.util.ArrayList<>();
+    int latencyReads;
+
+    @Override
+    public boolean ready(List<ProtectionLoops.Member> protecteds, List<ProtectionLoops.Member> sheddables,
+        Instant after) {
+      since.add(after);
+      return there;
+    }
+
+    @Override
+    public Map<String, List<ProtectionLoops.Reading>> latencies(List<ProtectionLoops.Member> protecteds) {
+      latencyReads++;
+      return Map.of("ns/dash", List.of(new ProtectionLoops.Reading(50, null)));
+    }
+
+    @Override
+    public Map<String, Double> uses(List<ProtectionLoops.Member> sheddables) {
+      return Map.of("ns/batch", 100.0);
+    }
+  }
+
+  /**
+   * Readings not there yet never hold a reconcile: the last plan stands (looked at again when woken,
+   * or after {@link ProtectionLoops#PENDING_RECHECK}), and the step runs, once, when they are there,
+   * on readings taken after the last step. A member change waits for its readings the same way.
+   */
+  @Test
+  void aStepWhoseReadingsAreBeingTakenKeepsTheLastPlanUntilTheyAreThere() {
+    ProtectionLoops loops = new ProtectionLoops();
+    PendingSource source = new PendingSource();
+    Duration period = Duration.ofSeconds(30);
+    ProtectionLoops.Plan first = loops.plan("ns/hb", List.of(DASH, BATCH), period, source, T0);
+    assertThat(source.since).as("the first step waits for its readings").containsExactly((Instant) null);
+    source.there = false;
+    Instant due = T0.plus(period);
+    ProtectionLoops.Plan pending = loops.plan("ns/hb", List.of(DASH, BATCH), period, source, due);
+    assertThat(pending.decision()).isSameAs(first.decision());
+    assertThat(pending.changed()).isFalse();
+    assertThat(pending.next()).isEqualTo(due.plus(ProtectionLoops.PENDING_RECHECK));
+    assertThat(source.latencyReads).isEqualTo(1);
+    source.there = true;
+    ProtectionLoops.Plan stepped = loops.plan("ns/hb", List.of(DASH, BATCH), period, source, due.plusSeconds(1));
+    assertThat(stepped.decision()).isNotSameAs(first.decision());
+    assertThat(stepped.next()).isEqualTo(due.plusSeconds(1).plus(period));
+    assertThat(source.latencyReads).isEqualTo(2);
+    assertThat(source.since.subList(1, 3)).as("readings after the last step, the same moment each time")
+        .containsExactly(T0, T0);
+
+    // a member leaves: the loop steps at once, when its readings are there
+    source.there = false;
+    Instant later = due.plusSeconds(5);
+    assertThat(loops.plan("ns/hb", List.of(DASH), period, source, later).decision()).isSameAs(stepped.decision());
+    source.there = true;
+    ProtectionLoops.Plan without = loops.plan("ns/hb", List.of(DASH), period, source, later.plusSeconds(1));
+    assertThat(without.decision().caps()).doesNotContainKey("ns/batch");
+  }
 }

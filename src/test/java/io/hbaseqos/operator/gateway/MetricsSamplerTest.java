@@ -1,0 +1,160 @@
+package io.hbaseqos.operator.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.hbaseqos.operator.hbase.MetricsUnavailableException;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The sampler: reads run on its own threads, callers never wait, and each waiter is woken once. */
+class MetricsSamplerTest {
+  /** A clock the test moves. */
+  static final class Moving extends Clock {
+    volatile Instant now = Instant.parse("2026-11-27T10:00:00Z");
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
+
+    @Override
+    public java.time.ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(java.time.ZoneId zone) {
+      return this;
+    }
+  }
+
+  final Moving clock = new Moving();
+  final MetricsSampler sampler = new MetricsSampler(clock, "test");
+  static final Duration REUSE = Duration.ofSeconds(5);
+
+  @AfterEach
+  void close() {
+    sampler.close();
+  }
+
+  @Test
+  void aReadThatHangsNeverHoldsTheCallerAndWakesEveryWaiterOnceWhenItEnds() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicInteger reads = new AtomicInteger();
+    String[] thread = new String[1];
+    MetricsSampler.Read<String> hung = () -> {
+      reads.incrementAndGet();
+      thread[0] = Thread.currentThread().getName();
+      try {
+        release.await(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return "v";
+    };
+    CountDownLatch woken = new CountDownLatch(2);
+    AtomicInteger wakes = new AtomicInteger();
+    Runnable a = () -> {
+      wakes.incrementAndGet();
+      woken.countDown();
+    };
+    Runnable b = () -> {
+      wakes.incrementAndGet();
+      woken.countDown();
+    };
+    // the read cannot end before release: returning at all proves the callers did not wait for it
+    assertThatThrownBy(() -> sampler.get("k", MetricsSampler.Kind.INFO_SERVERS, null, REUSE, hung, a))
+        .isInstanceOf(MetricsPendingException.class);
+    assertThatThrownBy(() -> sampler.get("k", MetricsSampler.Kind.INFO_SERVERS, null, REUSE, hung, a))
+        .isInstanceOf(MetricsPendingException.class);
+    assertThatThrownBy(() -> sampler.get("k", MetricsSampler.Kind.INFO_SERVERS, null, REUSE, hung, b))
+        .isInstanceOf(MetricsPendingException.class);
+    assertThat(release.getCount()).isEqualTo(1);
+    release.countDown();
+    assertThat(woken.await(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(sampler.get("k", MetricsSampler.Kind.INFO_SERVERS, null, REUSE, hung, a)).isEqualTo("v");
+    assertThat(reads).as("one read for every asker").hasValue(1);
+    assertThat(wakes).as("each waiter once").hasValue(2);
+    assertThat(thread[0]).isEqualTo("hbaseqos-sampler-test");
+  }
+
+  @Test
+  void aResultServesWithinItsReuseOrFromTheMomentAskedFor() throws Exception {
+    AtomicInteger reads = new AtomicInteger();
+    MetricsSampler.Read<Integer> read = reads::incrementAndGet;
+    Instant t0 = clock.now;
+    assertThat(await(() -> sampler.get("k", MetricsSampler.Kind.INFO_SERVERS, null, REUSE, read, null))).isEqualTo(1);
+    clock.now = t0.plusSeconds(4);
+    assertThat(sampler.get("k", MetricsSampler.Kind.INFO_SERVERS, null, REUSE, read, null)).as("within reuse")
+        .isEqualTo(1);
+    assertThat(sampler.get("k", MetricsSampler.Kind.INFO_SERVERS, t0, REUSE, read, null)).as("taken at t0")
+        .isEqualTo(1);
+    assertThatThrownBy(() -> sampler.get("k", MetricsSampler.Kind.INFO_SERVERS, t0.plusSeconds(1), REUSE, read,
+        null)).as("asked for a later one").isInstanceOf(MetricsPendingException.class);
+    assertThat(await(() -> sampler.get("k", MetricsSampler.Kind.INFO_SERVERS, t0.plusSeconds(1), REUSE, read, null)))
+        .isEqualTo(2);
+    clock.now = t0.plusSeconds(10);
+    assertThatThrownBy(() -> sampler.get("k", MetricsSampler.Kind.INFO_SERVERS, null, REUSE, read, null))
+        .as("past reuse").isInstanceOf(MetricsPendingException.class);
+  }
+
+  @Test
+  void aFailedReadIsTheAnswerItsCallersGetAndAClosedSamplerSaysSo() throws Exception {
+    MetricsSampler.Read<Integer> broken = () -> {
+      throw new IOException("RegionServer rs1: connection refused");
+    };
+    assertThatThrownBy(() -> await(() -> sampler.get("k", MetricsSampler.Kind.INFO_SERVERS, null, REUSE, broken,
+        null))).hasMessageContaining("connection refused").isNotInstanceOf(MetricsPendingException.class);
+    sampler.close();
+    assertThatThrownBy(() -> sampler.get("other", MetricsSampler.Kind.PROMETHEUS, null, REUSE, () -> 1, null))
+        .isInstanceOf(MetricsUnavailableException.class).hasMessageContaining("connection changed");
+  }
+
+  @Test
+  void awaitWaitsForAReadItStartsAndGivesUpAfterItsPatience() throws Exception {
+    assertThat(sampler.await("k", MetricsSampler.Kind.PROMETHEUS, clock.now, REUSE, () -> 7.0, Duration.ofSeconds(30)))
+        .isEqualTo(7.0);
+    CountDownLatch release = new CountDownLatch(1);
+    try {
+      assertThatThrownBy(() -> sampler.await("slow", MetricsSampler.Kind.PROMETHEUS, clock.now, REUSE, () -> {
+        try {
+          release.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        return 1.0;
+      }, Duration.ofMillis(200))).isInstanceOf(MetricsUnavailableException.class)
+          .hasMessageContaining("no reading within 200 ms");
+    } finally {
+      release.countDown();
+    }
+  }
+
+  interface Ask<T> {
+    T get() throws IOException;
+  }
+
+  /** Asks until the answer is there (the read runs on the sampler's thread). */
+  static <T> T await(Ask<T> ask) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (true) {
+      try {
+        return ask.get();
+      } catch (MetricsPendingException e) {
+        if (System.nanoTime() > deadline) {
+          throw e;
+        }
+        Thread.sleep(10);
+      }
+    }
+  }
+}
