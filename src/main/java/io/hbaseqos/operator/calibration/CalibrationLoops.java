@@ -65,10 +65,21 @@ public class CalibrationLoops {
    */
   public static final Duration PENDING_RECHECK = Duration.ofSeconds(15);
 
+  /**
+   * A reading taken up to this long before the moment a loop measures at serves it: one reading of
+   * every user serves every loop that measures meanwhile. The moment is fixed (the period's end, or
+   * when the loop first asked for its baseline), so a reading that takes a while still qualifies
+   * when its asker comes back.
+   */
+  public static final Duration SHARED = Duration.ofSeconds(5);
+
   /** Something that measures one period: the HBase or Prometheus source. */
   @FunctionalInterface
   public interface Source {
-    /** @param notBefore the reading must be taken at or after this moment (null: any recent one) */
+    /**
+     * @param notBefore the reading must be taken at or after this moment; fixed while the loop waits
+     *     for the same reading
+     */
     Measurement measure(RateWindow window, Instant now, Instant notBefore);
   }
 
@@ -105,6 +116,8 @@ public class CalibrationLoops {
     Instant rebase;
     /** The window's baseline was taken after the limit in force was written. */
     boolean rebased;
+    /** When the loop first asked for its baseline (null: not asked yet). */
+    Instant baselineAsked;
 
     Loop(String key, LogNewtonLaw law, long limit) {
       this.key = key;
@@ -183,7 +196,10 @@ public class CalibrationLoops {
       long limitInForce = loop.limit;
       if (loop.due == null) {
         // the first call only takes the counters' baseline; the first period ends one period later
-        if (source.measure(loop.window, now, null).pending()) {
+        if (loop.baselineAsked == null) {
+          loop.baselineAsked = now;
+        }
+        if (source.measure(loop.window, now, loop.baselineAsked.minus(SHARED)).pending()) {
           return pending(loop, limitInForce, now);
         }
         loop.due = now.plus(plan.period()).plus(loop.firstPeriodExtra);
@@ -203,7 +219,7 @@ public class CalibrationLoops {
         loop.due = now.plus(plan.period());
         return waiting(loop, limitInForce);
       }
-      Measurement m = source.measure(loop.window, now, null);
+      Measurement m = source.measure(loop.window, now, loop.due.minus(SHARED));
       if (m.pending()) {
         return pending(loop, limitInForce, now);
       }

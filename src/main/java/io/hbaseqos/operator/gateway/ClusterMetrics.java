@@ -26,7 +26,7 @@ public interface ClusterMetrics {
    * Every user's metrics on every live RegionServer, read at or after {@code notBefore} (one request
    * per server; each read resets the servers' histograms).
    *
-   * @param notBefore null: a recent reading will do (in the {@link #waiting} view: one read now)
+   * @param notBefore null: a recent reading will do
    */
   UsersMetrics allUserMetrics(Instant notBefore) throws IOException;
 
@@ -38,14 +38,6 @@ public interface ClusterMetrics {
 
   /** These metrics, whose pending readings wake {@code wake} when they are there (a reconcile of the asker). */
   default ClusterMetrics waking(Runnable wake) {
-    return this;
-  }
-
-  /**
-   * These metrics, waiting (boundedly) for every reading that must be taken, never pending: for a
-   * loop that has nothing to report before its first reading.
-   */
-  default ClusterMetrics waiting() {
     return this;
   }
 
@@ -69,7 +61,7 @@ public interface ClusterMetrics {
 
   /**
    * Metrics that pass every read on to others; a wrapper overrides what it changes, and says how
-   * to wrap other metrics the same way ({@link #over}), so that its views wrap alike.
+   * to wrap other metrics the same way ({@link #over}), so that a waking view is wrapped alike.
    */
   abstract class Forwarding implements ClusterMetrics {
     private final ClusterMetrics to;
@@ -104,11 +96,6 @@ public interface ClusterMetrics {
     @Override
     public ClusterMetrics waking(Runnable wake) {
       return over(to.waking(wake));
-    }
-
-    @Override
-    public ClusterMetrics waiting() {
-      return over(to.waiting());
     }
   }
 

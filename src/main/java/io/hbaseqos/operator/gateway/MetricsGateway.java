@@ -38,19 +38,12 @@ public final class MetricsGateway implements ClusterMetrics, AutoCloseable {
 
   /** How old a reading that asks for no moment may be (one read serves every tenant meanwhile). */
   static final Duration REUSE = InfoServers.REUSE;
-  /**
-   * How long a first plan waits for its reading (the longest a read of all servers takes, and a
-   * second to start it).
-   */
-  static final Duration FIRST_READING = Duration.ofSeconds(11);
-
   private final Object connection;
   private final Object owner;
   private final InfoServers infoServers;
   private final LiveServers live;
   private final PrometheusClient prometheus;
   private final MetricsSampler sampler;
-  private final Clock clock;
   private volatile Map<String, ServerSettings> serverSettings = Map.of();
 
   /**
@@ -70,7 +63,6 @@ public final class MetricsGateway implements ClusterMetrics, AutoCloseable {
     this.infoServers = infoServers;
     this.live = live;
     this.prometheus = prometheus;
-    this.clock = clock;
     this.sampler = new MetricsSampler(clock, name);
   }
 
@@ -98,23 +90,15 @@ public final class MetricsGateway implements ClusterMetrics, AutoCloseable {
   /** These metrics, with every reading that must be taken first waking {@code wake} when it is there. */
   @Override
   public ClusterMetrics waking(Runnable wake) {
-    return new View(wake, false);
+    return new View(wake);
   }
 
-  /** These metrics, waiting up to {@link #FIRST_READING} for every reading that must be taken. */
-  @Override
-  public ClusterMetrics waiting() {
-    return new View(null, true);
-  }
-
-  /** The gateway's reads, waking a caller or waiting for it. */
+  /** The gateway's reads, waking a caller when its reading is there. */
   private final class View implements ClusterMetrics {
     private final Runnable wake;
-    private final boolean wait;
 
-    View(Runnable wake, boolean wait) {
+    View(Runnable wake) {
       this.wake = wake;
-      this.wait = wait;
     }
 
     @Override
@@ -136,8 +120,18 @@ public final class MetricsGateway implements ClusterMetrics, AutoCloseable {
 
     @Override
     public UsersMetrics allUserMetrics(Instant notBefore) throws IOException {
-      return take("allUsers", MetricsSampler.Kind.INFO_SERVERS, notBefore == null && wait ? clock.instant() : notBefore,
-          () -> read(() -> infoServers.allUsers(live.infoServers())));
+      return take("allUsers", MetricsSampler.Kind.INFO_SERVERS, notBefore,
+          new MetricsSampler.Read<UsersMetrics>() {
+            @Override
+            public UsersMetrics get() throws IOException {
+              return read(() -> infoServers.allUsers(live.infoServers()));
+            }
+
+            @Override
+            public Instant taken(UsersMetrics r) {
+              return r.at();
+            }
+          });
     }
 
     @Override
@@ -148,18 +142,12 @@ public final class MetricsGateway implements ClusterMetrics, AutoCloseable {
 
     @Override
     public ClusterMetrics waking(Runnable other) {
-      return new View(other, wait);
-    }
-
-    @Override
-    public ClusterMetrics waiting() {
-      return new View(null, true);
+      return new View(other);
     }
 
     private <T> T take(Object key, MetricsSampler.Kind kind, Instant notBefore, MetricsSampler.Read<T> read)
         throws IOException {
-      return wait ? sampler.await(key, kind, notBefore, REUSE, read, FIRST_READING)
-          : sampler.get(key, kind, notBefore, REUSE, read, wake);
+      return sampler.get(key, kind, notBefore, REUSE, read, wake);
     }
   }
 

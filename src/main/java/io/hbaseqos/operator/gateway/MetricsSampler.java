@@ -87,6 +87,10 @@ final class MetricsSampler implements AutoCloseable {
     prune(now);
     Slot s = slots.computeIfAbsent(key, k -> new Slot());
     synchronized (s) {
+      if (slots.get(key) != s) {
+        // pruned between the lookup and the lock: ask the slot that is there now
+        return get(key, kind, notBefore, reuse, read, wake);
+      }
       s.asked = now;
       boolean fresh = s.at != null && (notBefore != null ? !s.at.isBefore(notBefore) : !s.at.plus(reuse).isBefore(now));
       if (fresh) {
@@ -112,55 +116,33 @@ final class MetricsSampler implements AutoCloseable {
         + " are being read");
   }
 
-  /**
-   * As {@link #get}, but waits up to {@code patience} for a read it had to start: for a caller that
-   * has nothing to report before its first reading (a loop's first plan after a start).
-   */
-  <T> T await(Object key, Kind kind, Instant notBefore, Duration reuse, Read<T> read, Duration patience)
-      throws IOException {
-    long deadline = System.nanoTime() + patience.toNanos();
-    while (true) {
-      java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
-      try {
-        return get(key, kind, notBefore, reuse, read, done::countDown);
-      } catch (MetricsPendingException e) {
-        try {
-          // a read started before notBefore ends first, then this one's starts: the loop asks again
-          if (!done.await(Math.max(0, deadline - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS)) {
-            throw new MetricsUnavailableException("no reading within " + patience.toMillis() + " ms");
-          }
-        } catch (InterruptedException ie) {
-          Thread.currentThread().interrupt();
-          throw new MetricsUnavailableException("interrupted");
-        }
-      }
-    }
-  }
-
   private <T> void run(Slot s, Read<T> read) {
     Instant started = clock.instant();
     T value = null;
-    IOException failure = null;
+    IOException failure = new MetricsUnavailableException("the read ended without an answer");
     Instant at = started;
     try {
       value = read.get();
+      failure = null;
       Instant taken = value == null ? null : read.taken(value);
       at = taken == null ? started : taken;
     } catch (IOException e) {
       failure = e;
     } catch (RuntimeException e) {
       failure = new MetricsUnavailableException(String.valueOf(e));
+    } finally {
+      // whatever happened, the slot is free again and its waiters are told
+      List<Runnable> waiters;
+      synchronized (s) {
+        s.at = at;
+        s.value = value;
+        s.failure = failure;
+        s.running = false;
+        waiters = new ArrayList<>(s.waiters);
+        s.waiters.clear();
+      }
+      waiters.forEach(MetricsSampler::runQuietly);
     }
-    List<Runnable> waiters;
-    synchronized (s) {
-      s.at = at;
-      s.value = value;
-      s.failure = failure;
-      s.running = false;
-      waiters = new ArrayList<>(s.waiters);
-      s.waiters.clear();
-    }
-    waiters.forEach(MetricsSampler::runQuietly);
   }
 
   private static void runQuietly(Runnable r) {
@@ -191,5 +173,14 @@ final class MetricsSampler implements AutoCloseable {
   @Override
   public void close() {
     threads.values().forEach(ExecutorService::shutdownNow);
+    // reads dropped from the queue never run: their waiters look again now, and are told the connection changed
+    for (Slot s : slots.values()) {
+      List<Runnable> waiters;
+      synchronized (s) {
+        waiters = new ArrayList<>(s.waiters);
+        s.waiters.clear();
+      }
+      waiters.forEach(MetricsSampler::runQuietly);
+    }
   }
 }

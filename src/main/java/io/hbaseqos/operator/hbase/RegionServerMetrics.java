@@ -240,7 +240,7 @@ final class RegionServerMetrics {
       }
       out.put(e.getKey(), s.values());
     }
-    return new UsersMetrics(out, tookBefore);
+    return new UsersMetrics(out, tookBefore, now);
   }
 
   /** How long to wait before asking again for per-user metrics an answer came without. */

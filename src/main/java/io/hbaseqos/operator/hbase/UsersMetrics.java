@@ -18,13 +18,19 @@ import java.util.Set;
  * @param servers per server its users' metrics by Prometheus name
  * @param taken per server, the window counts ({@code *_time_range_count_*}) the operator's other reads
  *     took since the previous read of all users (empty: none)
+ * @param at when it was read (null: not known)
  */
-public record UsersMetrics(Map<String, Map<String, Double>> servers, Map<String, Map<String, Double>> taken) {
+public record UsersMetrics(Map<String, Map<String, Double>> servers, Map<String, Map<String, Double>> taken,
+    java.time.Instant at) {
   /** The part of a histogram's name before its window buckets. */
   static final String WINDOW_BUCKETS = "_time_range_count_";
 
   public UsersMetrics(Map<String, Map<String, Double>> servers) {
-    this(servers, Map.of());
+    this(servers, Map.of(), null);
+  }
+
+  public UsersMetrics(Map<String, Map<String, Double>> servers, Map<String, Map<String, Double>> taken) {
+    this(servers, taken, null);
   }
 
   /**

@@ -260,6 +260,9 @@ final class ProtectionStep {
     };
   }
 
+  /** How long a loop's first step waits for its readings (longer than any read of all servers takes). */
+  static final Duration FIRST_READINGS = Duration.ofSeconds(11);
+
   /** Reads a period's latencies and uses; the RegionServers once per period (a read resets their histograms). */
   private final class Readings implements ProtectionLoops.Source {
     private final ClusterMetrics metrics;
@@ -270,6 +273,8 @@ final class ProtectionStep {
     /** Per Prometheus objective (url and query): its answer, or why there is none. */
     private final Map<String, Double> answers = new HashMap<>();
     private final Map<String, String> unanswered = new HashMap<>();
+    private final java.util.Set<String> pendingAnswers = new java.util.HashSet<>();
+    private boolean serversPending;
 
     Readings(ClusterMetrics metrics, Map<String, Tenant> byId, Instant at) {
       this.metrics = metrics;
@@ -279,33 +284,65 @@ final class ProtectionStep {
 
     /**
      * Asks for the RegionServers' metrics (when an objective reads HBase or a use is needed) and for
-     * every Prometheus objective, all before waiting for any; the first step waits for them.
+     * every Prometheus objective, all before waiting for any. The first step ({@code since} null)
+     * asks for readings taken from now on and waits for all of them together, up to
+     * {@link #FIRST_READINGS}; a reading still missing then is that objective's problem.
      */
     @Override
     public boolean ready(List<ProtectionLoops.Member> protecteds, List<ProtectionLoops.Member> sheddables,
         Instant since) {
-      ClusterMetrics m = since == null ? metrics.waiting() : metrics;
+      if (since != null) {
+        return ask(metrics, protecteds, sheddables, since);
+      }
+      java.util.concurrent.Semaphore woken = new java.util.concurrent.Semaphore(0);
+      ClusterMetrics waking = metrics.waking(woken::release);
+      long deadline = System.nanoTime() + FIRST_READINGS.toNanos();
+      while (!ask(waking, protecteds, sheddables, at)) {
+        try {
+          long left = deadline - System.nanoTime();
+          if (left <= 0 || !woken.tryAcquire(left, java.util.concurrent.TimeUnit.NANOSECONDS)) {
+            String late = "no reading within " + FIRST_READINGS.toSeconds() + " s";
+            serversProblem = serversPending ? "RegionServer metrics: " + late : serversProblem;
+            pendingAnswers.forEach(k -> unanswered.put(k, "Prometheus: " + late));
+            return true;
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return true;
+        }
+      }
+      return true;
+    }
+
+    /** Asks for every reading the step needs; false while any is being taken. */
+    private boolean ask(ClusterMetrics m, List<ProtectionLoops.Member> protecteds,
+        List<ProtectionLoops.Member> sheddables, Instant since) {
       boolean pending = false;
+      pendingAnswers.clear();
       boolean hbaseObjective = protecteds.stream().flatMap(p -> objectives(p).stream())
           .anyMatch(o -> o.getSource() != QosSpec.LatencyObjectiveSpec.Source.Prometheus);
-      if (hbaseObjective || !sheddables.isEmpty()) {
+      if ((hbaseObjective || !sheddables.isEmpty()) && servers == null) {
+        serversPending = false;
         try {
           servers = m.allUserMetrics(since);
           serversProblem = null;
         } catch (MetricsPendingException e) {
           pending = true;
+          serversPending = true;
         } catch (IOException e) {
           serversProblem = "RegionServer metrics: " + Errors.rootMessage(e);
         }
       }
       for (ProtectionLoops.Member p : protecteds) {
         for (QosSpec.LatencyObjectiveSpec o : objectives(p)) {
-          if (o.getSource() == QosSpec.LatencyObjectiveSpec.Source.Prometheus) {
-            String key = key(o);
+          String key = o.getSource() == QosSpec.LatencyObjectiveSpec.Source.Prometheus ? key(o) : null;
+          if (key != null && !answers.containsKey(key)) {
             try {
               answers.put(key, m.prometheus(o.getPrometheus().getUrl(), o.getPrometheus().getQuery(), since));
+              unanswered.remove(key);
             } catch (MetricsPendingException e) {
               pending = true;
+              pendingAnswers.add(key);
             } catch (IOException e) {
               unanswered.put(key, "Prometheus: " + e.getMessage());
             }
@@ -392,11 +429,13 @@ final class ProtectionStep {
           continue;
         }
         Map<String, Long> now = values.ops(user, UserOperations.of(t.spec().getQos().getSheddable().getOperations()));
-        Previous before = previous.put(m.id(), new Previous(at, now));
+        // a rate between the readings' own times (a reading is taken before the reconcile that uses it)
+        Instant readAt = values.at() != null ? values.at() : at;
+        Previous before = previous.put(m.id(), new Previous(readAt, now));
         if (before == null || !before.ops().keySet().equals(now.keySet())) {
           continue;
         }
-        double seconds = Duration.between(before.at(), at).toMillis() / 1000.0;
+        double seconds = Duration.between(before.at(), readAt).toMillis() / 1000.0;
         if (seconds <= 0) {
           continue;
         }

@@ -60,7 +60,8 @@ public final class ProtectionLoops {
     /**
      * Takes, or asks for, the period's readings: taken at or after {@code since} (the last step);
      * false while they are being taken elsewhere (the step waits, and the asker is woken). With
-     * {@code since} null (the loop's first step) it waits for them.
+     * {@code since} null (the loop's first step, which has no plan to fall back on) it should wait
+     * for them; a first step not ready steps on what it has.
      */
     default boolean ready(List<Member> protecteds, List<Member> sheddables, Instant since) {
       return true;
@@ -133,8 +134,9 @@ public final class ProtectionLoops {
       }
       List<Member> protecteds = members.stream().filter(m -> !m.objectives().isEmpty()).toList();
       List<Member> sheddables = members.stream().filter(m -> m.sheddable() != null).toList();
-      if (!source.ready(protecteds, protecteds.isEmpty() ? List.of() : sheddables,
-          loop.plan == null ? null : loop.stepped)) {
+      boolean ready = source.ready(protecteds, protecteds.isEmpty() ? List.of() : sheddables,
+          loop.plan == null ? null : loop.stepped);
+      if (!ready && loop.plan != null) {
         // the readings are being taken: the last plan stands, and this asker is woken when they are there
         Plan p = loop.plan;
         return new Plan(now.plus(PENDING_RECHECK), p.decision(), p.attainments(), false);

@@ -119,21 +119,68 @@ class MetricsSamplerTest {
         .isInstanceOf(MetricsUnavailableException.class).hasMessageContaining("connection changed");
   }
 
+  /**
+   * A read that takes longer than the reuse, asked for from a fixed moment: its result still serves
+   * the asker that comes back (a moment that moved on every retry would never be met). The slot goes
+   * by the reading's own time when the read says it.
+   */
   @Test
-  void awaitWaitsForAReadItStartsAndGivesUpAfterItsPatience() throws Exception {
-    assertThat(sampler.await("k", MetricsSampler.Kind.PROMETHEUS, clock.now, REUSE, () -> 7.0, Duration.ofSeconds(30)))
-        .isEqualTo(7.0);
+  void aSlowReadAskedForFromAFixedMomentServesItsAskerWhenItEnds() throws Exception {
+    Instant moment = clock.now;
+    AtomicInteger reads = new AtomicInteger();
+    MetricsSampler.Read<Instant> slow = new MetricsSampler.Read<>() {
+      @Override
+      public Instant get() {
+        reads.incrementAndGet();
+        Instant took = clock.now;
+        clock.now = clock.now.plusSeconds(9); // a read of all servers up to its deadline
+        return took;
+      }
+
+      @Override
+      public Instant taken(Instant result) {
+        return result;
+      }
+    };
+    assertThat(await(() -> sampler.get("k", MetricsSampler.Kind.INFO_SERVERS, moment, REUSE, slow, null)))
+        .isEqualTo(moment);
+    clock.now = clock.now.plusSeconds(20); // the wakes took their time too
+    assertThat(sampler.get("k", MetricsSampler.Kind.INFO_SERVERS, moment, REUSE, slow, null)).isEqualTo(moment);
+    assertThat(reads).hasValue(1);
+    assertThatThrownBy(() -> sampler.get("k", MetricsSampler.Kind.INFO_SERVERS, null, REUSE, slow, null))
+        .as("by its reading's own time it is 29 s old").isInstanceOf(MetricsPendingException.class);
+  }
+
+  @Test
+  void aReadThatDiesFreesItsSlotAndTellsItsWaiters() throws Exception {
+    CountDownLatch woken = new CountDownLatch(1);
+    MetricsSampler.Read<Integer> dies = () -> {
+      throw new AssertionError("an Error, not an exception");
+    };
+    assertThatThrownBy(() -> sampler.get("k", MetricsSampler.Kind.INFO_SERVERS, clock.now, REUSE, dies,
+        woken::countDown)).isInstanceOf(MetricsPendingException.class);
+    assertThat(woken.await(30, TimeUnit.SECONDS)).isTrue();
+    assertThatThrownBy(() -> sampler.get("k", MetricsSampler.Kind.INFO_SERVERS, clock.now, REUSE, dies, null))
+        .isInstanceOf(MetricsUnavailableException.class).hasMessageContaining("ended without an answer");
+  }
+
+  @Test
+  void closingWakesTheWaitersOfReadsThatWillNeverRun() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
+    CountDownLatch queuedWoken = new CountDownLatch(1);
     try {
-      assertThatThrownBy(() -> sampler.await("slow", MetricsSampler.Kind.PROMETHEUS, clock.now, REUSE, () -> {
+      assertThatThrownBy(() -> sampler.get("hung", MetricsSampler.Kind.PROMETHEUS, clock.now, REUSE, () -> {
         try {
           release.await(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
         }
         return 1.0;
-      }, Duration.ofMillis(200))).isInstanceOf(MetricsUnavailableException.class)
-          .hasMessageContaining("no reading within 200 ms");
+      }, null)).isInstanceOf(MetricsPendingException.class);
+      assertThatThrownBy(() -> sampler.get("queued", MetricsSampler.Kind.PROMETHEUS, clock.now, REUSE, () -> 2.0,
+          queuedWoken::countDown)).isInstanceOf(MetricsPendingException.class);
+      sampler.close();
+      assertThat(queuedWoken.await(30, TimeUnit.SECONDS)).isTrue();
     } finally {
       release.countDown();
     }
