@@ -29,9 +29,11 @@ public class ConnectionSpec {
       + "'hbase.client.keytab.file', 'hbase.client.keytab.principal', 'hbase.client.kerberos.principal', "
       + "'hadoop.security.auth_to_local', 'hadoop.security.group.mapping', 'hadoop.security.credential.provider.path', "
       + "'hbase.client.userprovider.class', 'hbase.client.sasl.provider.class', 'hbase.client.sasl.provider.extras', "
-      + "'hbase.rpc.tls.keystore.location', 'hbase.rpc.tls.keystore.password', 'hbase.rpc.tls.keystore.type']))",
+      + "'hbase.rpc.tls.keystore.location', 'hbase.rpc.tls.keystore.password', 'hbase.rpc.tls.keystore.type', "
+      + "'hbase.zookeeper.property.sasl.clientconfig']))",
       message = "clientConfig may not set the operator's own identity (authentication, keytab, principal, SASL "
-          + "providers, identity mapping, its TLS certificate): the operator's installation sets it (Helm values "
+          + "providers and ZooKeeper login section, identity mapping, its TLS certificate): the operator's "
+          + "installation sets it (Helm values "
           + "hbase.kerberos.*, hbase.tls.* and hbase.clientConfig)")
   @ValidationRule(value = "self.all(k, !k.matches('(^|[.])(impl|class|classes|codec|compressor|extras|factory|plugin|plugins)$') "
       + "&& !k.contains('.impl.'))",

@@ -25,7 +25,7 @@ public final class ClientConfigKeys {
       "hadoop.security.auth_to_local", "hadoop.security.group.mapping", "hadoop.security.credential.provider.path",
       "hbase.client.userprovider.class", "hbase.client.sasl.provider.class", "hbase.client.sasl.provider.extras",
       "hbase.rpc.tls.keystore.location", "hbase.rpc.tls.keystore.password", "hbase.rpc.tls.keystore.type",
-      "hbase.zookeeper.quorum", "zookeeper.znode.parent");
+      "hbase.zookeeper.property.sasl.clientconfig", "hbase.zookeeper.quorum", "zookeeper.znode.parent");
 
   /** A key naming something the operator would load or instantiate. */
   static final Pattern CLASS_KEY = Pattern.compile("(^|.*[.])(impl|class|classes|codec|compressor|extras|factory|plugin|plugins)$"

@@ -29,7 +29,8 @@ public final class Grants {
   /**
    * Why {@code tenantNamespace} may not name {@code subject} on {@code hc}, in words; empty when it may.
    *
-   * @param labels the tenant namespace's labels, which grants may select it by
+   * @param labels the tenant namespace's labels, which grants may select it by (null: not known, so
+   *     no selector chooses it; a name in fromNamespaces still does)
    */
   public static Optional<String> refusal(HBaseCluster hc, String tenantNamespace, Map<String, String> labels,
       Subject subject) {
@@ -128,13 +129,14 @@ public final class Grants {
   /**
    * Whether a namespace of these labels is chosen by the selector: every matchLabels entry and every
    * requirement holds (NotIn and DoesNotExist hold for a label the namespace lacks). A missing or
-   * empty selector chooses nothing, unlike Kubernetes' own.
+   * empty selector chooses nothing, unlike Kubernetes' own, and no selector chooses a namespace
+   * whose labels are not known ({@code labels} null).
    */
   static boolean selects(NamespaceSelector selector, Map<String, String> labels) {
-    if (selector == null) {
-      return false;
+    if (selector == null || labels == null) {
+      return false; // a namespace not known yet: even NotIn and DoesNotExist choose nothing
     }
-    Map<String, String> have = labels == null ? Map.of() : labels;
+    Map<String, String> have = labels;
     Map<String, String> want = selector.getMatchLabels() == null ? Map.of() : selector.getMatchLabels();
     List<NamespaceSelector.Requirement> reqs = selector.getMatchExpressions() == null ? List.of()
         : selector.getMatchExpressions();

@@ -19,7 +19,8 @@ import java.util.stream.Stream;
 /**
  * Which TenantQuota owns which subject, keyed by the HBase cluster's identity (its cluster id),
  * not by the HBaseCluster resource: two HBaseClusters, in any namespaces, that reach the same HBase
- * share one set of claims. Decisions come only from synced informer caches.
+ * share one set of claims. Decisions come only from synced informer caches (TenantQuotas,
+ * HBaseClusters and the namespaces whose labels grants select).
  *
  * <ul>
  *   <li>Only a TenantQuota whose namespace is granted its subject ({@link Grants}) claims it: one
@@ -53,7 +54,7 @@ public final class Ownership {
     /** Whether every namespace has been listed at least once. */
     boolean synced();
 
-    /** The namespace's labels; empty when it has none or is not known. */
+    /** The namespace's labels (empty: it has none); null when the namespace is not known. */
     Map<String, String> of(String namespace);
   }
 
@@ -79,9 +80,10 @@ public final class Ownership {
     this.namespaces = namespaces;
   }
 
+  /** The namespace's labels; null when not known (no grant selects it then, whatever its selector). */
   private Map<String, String> labelsOf(String namespace) {
     NamespaceLabels n = namespaces;
-    return n == null ? Map.of() : n.of(namespace);
+    return n == null ? null : n.of(namespace);
   }
 
   public static String clusterKey(String namespace, String name) {

@@ -32,7 +32,9 @@ final class Informers {
 
       @Override
       public Map<String, String> of(String namespace) {
-        return cache.get(new ResourceID(namespace)).map(n -> n.getMetadata().getLabels()).orElse(Map.of());
+        return cache.get(new ResourceID(namespace))
+            .map(n -> n.getMetadata().getLabels() == null ? Map.<String, String>of() : n.getMetadata().getLabels())
+            .orElse(null);
       }
     };
   }

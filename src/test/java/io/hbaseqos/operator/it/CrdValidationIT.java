@@ -482,6 +482,7 @@ class CrdValidationIT {
       "authentication | {hbase.security.authentication: simple} | may not set the operator's own identity",
       "keytab | {hbase.client.keytab.file: /etc/passwd} | may not set the operator's own identity",
       "TLS certificate | {hbase.rpc.tls.keystore.location: /etc/passwd} | may not set the operator's own identity",
+      "ZooKeeper login section | {hbase.zookeeper.property.sasl.clientconfig: Other} | may not set the operator's own identity",
       "key with a trailing space | {'hbase.rpc.timeout ': '1'} | keys may not contain whitespace",
   })
   void clientConfigMayNotChangeTheOperatorsIdentityOrLoadClasses(String what, String clientConfig, String message) {

@@ -377,6 +377,7 @@ class HelmChartIT {
       "logLevel=LOUD                       | at '/logLevel'",
       "watchNamespaces={Bad_NS}            | at '/watchNamespaces/0'",
       "hbase.kerberos.enabled=true         | at '/hbase/kerberos/principal': minLength",
+      "hbase.kerberos.zookeeperSasl=true   | at '/hbase/kerberos/zookeeperSasl'",
       "leaderElection.leaseDuration=fifteen | at '/leaderElection/leaseDuration'",
       "reconcileThreads=0                  | at '/reconcileThreads'",
       "image.pullPolicy=Sometimes          | at '/image/pullPolicy'",

@@ -320,6 +320,28 @@ class TenancyE2E {
     r = Kubectl.run("--as=carol", "-n", teamC, "delete", "tq", "svc", "--wait=true", "--timeout=60s");
     assertThat(r.exit()).as(r.output()).isZero();
     assertThat(quotaTable()).as("deleting a TenantQuota no longer granted removes nothing").isEqualTo(held);
+
+    // matchExpressions at admission, as the operator reads them: In, and DoesNotExist
+    String ue = "te" + ua.substring(2);
+    Resources.editCluster(k8s, platform, "shared", hc -> {
+      TenantGrant g = new TenantGrant(List.of(), List.of(ue + "*"), null, null);
+      g.setFromNamespaceSelector(new NamespaceSelector(null, List.of(
+          new NamespaceSelector.Requirement("hbaseqos.io/tier", NamespaceSelector.Operator.In, List.of(label + "-x")),
+          new NamespaceSelector.Requirement("hbaseqos.io/frozen", NamespaceSelector.Operator.DoesNotExist, null))));
+      hc.getSpec().getTenancy().getGrants().add(g);
+    });
+    String byExpressions = tenantFile(teamC, "expr", "{user: " + ue + "svc}",
+        "throttles: [{type: REQUEST_NUMBER, limit: 5req/sec}]");
+    r = Kubectl.run("label", "--overwrite", "namespace", teamC, "hbaseqos.io/tier=" + label + "-x");
+    assertThat(r.exit()).as(r.output()).isZero();
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> {
+      Kubectl.Result a = Kubectl.run("--as=carol", "apply", "--dry-run=server", "-f", byExpressions);
+      assertThat(a.exit()).as(a.output()).isZero();
+    });
+    r = Kubectl.run("label", "namespace", teamC, "hbaseqos.io/frozen=yes");
+    assertThat(r.exit()).as(r.output()).isZero();
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> assertRefused(Kubectl.run("--as=carol", "apply",
+        "--dry-run=server", "-f", byExpressions), "spec.clusterRef", "namespace " + teamC + " is not granted"));
   }
 
   /** A field of alice's TenantQuota in {@code teamA}, read with her rights ({@code kubectl --as=alice get -o jsonpath}). */

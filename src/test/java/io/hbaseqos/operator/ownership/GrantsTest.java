@@ -202,6 +202,10 @@ class GrantsTest {
         List.of(req("env", NamespaceSelector.Operator.DoesNotExist))), gold)).as("labels and requirements").isTrue();
     assertThat(Grants.selects(new NamespaceSelector(null, null), gold)).as("an empty selector chooses nothing")
         .isFalse();
+    assertThat(Grants.selects(new NamespaceSelector(null, List.of(req("tier", notIn, "gold"))), null))
+        .as("a namespace whose labels are not known yet is chosen by no selector, even NotIn").isFalse();
+    assertThat(Grants.selects(new NamespaceSelector(null,
+        List.of(req("tier", NamespaceSelector.Operator.DoesNotExist))), null)).isFalse();
     assertThat(Grants.selects(null, gold)).isFalse();
   }
 
