@@ -12,13 +12,12 @@ import io.hbaseqos.operator.quota.QuotaOp;
 import io.hbaseqos.operator.quota.Subject;
 import io.hbaseqos.operator.quota.SubjectQuota;
 import io.hbaseqos.operator.quota.ThrottleKind;
+import io.hbaseqos.operator.support.SettableClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.net.ConnectException;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,28 +30,9 @@ import org.junit.jupiter.api.Test;
 class ClusterStateTest {
   static final Limit L = new Limit(100, TimeUnit.SECONDS, Limit.Scope.MACHINE);
 
-  /** A mutable clock for back-off tests. */
-  static final class TestClock extends Clock {
-    Instant now = Instant.parse("2026-01-01T00:00:00Z");
-
-    @Override
-    public ZoneOffset getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-  }
 
   final MemoryQuotaTable hbase = new MemoryQuotaTable();
-  final TestClock clock = new TestClock();
+  final SettableClock clock = new SettableClock(Instant.parse("2026-01-01T00:00:00Z"));
   final ClusterState state = new ClusterState("ns/hb", new ConnectionSpec(), c -> hbase,
       new OperatorMetrics(new SimpleMeterRegistry()), clock);
 

@@ -4,11 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hbaseqos.operator.hbase.MetricsUnavailableException;
+import io.hbaseqos.operator.support.SettableClock;
 import java.io.IOException;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -17,27 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /** The sampler: reads run on its own threads, callers never wait, and each waiter is woken once. */
 class MetricsSamplerTest {
-  /** A clock the test moves. */
-  static final class Moving extends Clock {
-    volatile Instant now = Instant.parse("2026-11-27T10:00:00Z");
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-
-    @Override
-    public java.time.ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
-    }
-  }
-
-  final Moving clock = new Moving();
+  final SettableClock clock = new SettableClock(Instant.parse("2026-11-27T10:00:00Z"));
   final MetricsSampler sampler = new MetricsSampler(clock, "test");
   static final Duration REUSE = Duration.ofSeconds(5);
 

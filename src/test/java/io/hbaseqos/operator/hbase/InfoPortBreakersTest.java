@@ -6,7 +6,7 @@ import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 class InfoPortBreakersTest {
-  final RegionServerMetricsTest.MutableClock clock = new RegionServerMetricsTest.MutableClock(
+  final io.hbaseqos.operator.support.SettableClock clock = new io.hbaseqos.operator.support.SettableClock(
       Instant.parse("2026-11-27T03:00:00Z"));
   final InfoPortBreakers b = new InfoPortBreakers(clock);
 

@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import io.hbaseqos.operator.calibration.CounterReading;
+import io.hbaseqos.operator.support.SettableClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -160,7 +161,7 @@ class RegionServerMetricsTest {
     });
     hung.start();
     try {
-      MutableClock clock = new MutableClock(java.time.Instant.parse("2026-11-27T03:00:00Z"));
+      SettableClock clock = new SettableClock(java.time.Instant.parse("2026-11-27T03:00:00Z"));
       RegionServerMetrics m = new RegionServerMetrics(new InfoServerHttp(false, Duration.ofSeconds(1),
           Negotiator.NONE), clock, pool);
       Map<String, Map.Entry<String, Integer>> servers = new LinkedHashMap<>();
@@ -272,7 +273,7 @@ class RegionServerMetricsTest {
   @Test
   void aReadingIsSharedUnlessOneTakenAfterAGivenMomentIsNeeded() throws Exception {
     fast = server(0);
-    MutableClock clock = new MutableClock(java.time.Instant.parse("2026-01-01T00:00:00Z"));
+    SettableClock clock = new SettableClock(java.time.Instant.parse("2026-01-01T00:00:00Z"));
     RegionServerMetrics m = new RegionServerMetrics(new InfoServerHttp(false, Duration.ofSeconds(1), Negotiator.NONE), clock, pool);
     Map<String, Map.Entry<String, Integer>> servers = Map.of("rs1", Map.entry("127.0.0.1",
         fast.getAddress().getPort()));
@@ -308,7 +309,7 @@ class RegionServerMetricsTest {
   @Test
   void windowsAreKeptForALatencyReaderAsLongAsThreeOfItsIntervalsAndNotForOneThatStopped() throws Exception {
     fast = server(0);
-    MutableClock clock = new MutableClock(java.time.Instant.parse("2026-01-01T00:00:00Z"));
+    SettableClock clock = new SettableClock(java.time.Instant.parse("2026-01-01T00:00:00Z"));
     RegionServerMetrics m = new RegionServerMetrics(new InfoServerHttp(false, Duration.ofSeconds(1), Negotiator.NONE),
         clock, pool);
     Map<String, Map.Entry<String, Integer>> servers = Map.of("rs1", Map.entry("127.0.0.1",
@@ -328,28 +329,6 @@ class RegionServerMetricsTest {
     assertThat(m.allUsers(servers).window("alice", Set.of("get"))).isEqualTo(new UsersMetrics.Window(5, 0));
   }
 
-  static final class MutableClock extends Clock {
-    java.time.Instant now;
-
-    MutableClock(java.time.Instant now) {
-      this.now = now;
-    }
-
-    @Override
-    public java.time.ZoneId getZone() {
-      return java.time.ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public java.time.Instant instant() {
-      return now;
-    }
-  }
 
   /** The names HBase's servlet gives, as read from HBase 2.6.4 under load. */
   @Test
