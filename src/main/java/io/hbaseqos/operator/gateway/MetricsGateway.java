@@ -104,34 +104,15 @@ public final class MetricsGateway implements ClusterMetrics, AutoCloseable {
     @Override
     public CounterReading userCounters(String user, Set<String> ops, Instant notBefore) throws IOException {
       // a shared reading of every user may be older than its read: the slot goes by the reading's time
-      return take(List.of("counters", user, ops), MetricsSampler.Kind.INFO_SERVERS, notBefore,
-          new MetricsSampler.Read<CounterReading>() {
-            @Override
-            public CounterReading get() throws IOException {
-              return read(() -> infoServers.userCounters(live.infoServers(), user, ops, notBefore));
-            }
-
-            @Override
-            public Instant taken(CounterReading r) {
-              return r.at();
-            }
-          });
+      return take(List.of("counters", user, ops), MetricsSampler.Kind.INFO_SERVERS, notBefore, MetricsSampler.Read
+          .timed(() -> read(() -> infoServers.userCounters(live.infoServers(), user, ops, notBefore)),
+              CounterReading::at));
     }
 
     @Override
     public UsersMetrics allUserMetrics(Instant notBefore) throws IOException {
       return take("allUsers", MetricsSampler.Kind.INFO_SERVERS, notBefore,
-          new MetricsSampler.Read<UsersMetrics>() {
-            @Override
-            public UsersMetrics get() throws IOException {
-              return read(() -> infoServers.allUsers(live.infoServers()));
-            }
-
-            @Override
-            public Instant taken(UsersMetrics r) {
-              return r.at();
-            }
-          });
+          MetricsSampler.Read.timed(() -> read(() -> infoServers.allUsers(live.infoServers())), UsersMetrics::at));
     }
 
     @Override

@@ -37,6 +37,21 @@ final class MetricsSampler implements AutoCloseable {
     default Instant taken(T result) {
       return null;
     }
+
+    /** A read whose result says when it was taken. */
+    static <T> Read<T> timed(Read<T> read, java.util.function.Function<T, Instant> taken) {
+      return new Read<>() {
+        @Override
+        public T get() throws IOException {
+          return read.get();
+        }
+
+        @Override
+        public Instant taken(T result) {
+          return taken.apply(result);
+        }
+      };
+    }
   }
 
   /** Which thread a read runs on. */
@@ -163,11 +178,6 @@ final class MetricsSampler implements AutoCloseable {
         return !e.getValue().running && e.getValue().asked != null && e.getValue().asked.plus(FORGET).isBefore(now);
       }
     });
-  }
-
-  /** Slots held (for tests). */
-  int slots() {
-    return slots.size();
   }
 
   @Override

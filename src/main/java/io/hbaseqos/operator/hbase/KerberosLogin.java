@@ -84,8 +84,8 @@ public final class KerberosLogin implements Negotiator, AutoCloseable {
       ugi.set("hadoop.security.auth_to_local", mapping);
     }
     UserGroupInformation.setConfiguration(ugi);
-    String resolved = SecurityUtil.getServerPrincipal(principal.trim(),
-        InetAddress.getLocalHost().getCanonicalHostName());
+    String host = InetAddress.getLocalHost().getCanonicalHostName();
+    String resolved = SecurityUtil.getServerPrincipal(principal.trim(), host);
     UserGroupInformation.loginUserFromKeytab(resolved, keytab.trim());
     LOG.infof("logged in to Kerberos as %s from %s", resolved, keytab.trim());
     String zkPrincipal = site.get(ZK_PRINCIPAL);
@@ -95,7 +95,7 @@ public final class KerberosLogin implements Negotiator, AutoCloseable {
         throw new IllegalStateException(siteFile + " sets " + ZK_PRINCIPAL + " without " + ZK_KEYTAB);
       }
       // ZooKeeper's client logs in on its own, from a JAAS section
-      String zk = SecurityUtil.getServerPrincipal(zkPrincipal.trim(), InetAddress.getLocalHost().getCanonicalHostName());
+      String zk = SecurityUtil.getServerPrincipal(zkPrincipal.trim(), host);
       if (ZooKeeperJaas.install(zk, zkKeytab.trim())) {
         LOG.infof("ZooKeeper sessions authenticate with SASL as %s", zk);
       } else {

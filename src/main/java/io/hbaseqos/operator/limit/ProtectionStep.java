@@ -361,10 +361,6 @@ final class ProtectionStep {
       return o.getPrometheus().getUrl() + "\n" + o.getPrometheus().getQuery();
     }
 
-    private UsersMetrics servers() {
-      return servers;
-    }
-
     @Override
     public Map<String, List<ProtectionLoops.Reading>> latencies(List<ProtectionLoops.Member> protecteds) {
       Map<String, List<ProtectionLoops.Reading>> out = new HashMap<>();
@@ -388,7 +384,7 @@ final class ProtectionStep {
         return Double.isNaN(ms) ? ProtectionLoops.Reading.failed("the Prometheus query returned no sample")
             : new ProtectionLoops.Reading(ms, null);
       }
-      UsersMetrics values = servers();
+      UsersMetrics values = servers;
       if (values == null) {
         return ProtectionLoops.Reading.failed(serversProblem);
       }
@@ -423,7 +419,7 @@ final class ProtectionStep {
         if (user == null || t.spec().getSubject().getTable() != null || t.spec().getSubject().getNamespace() != null) {
           continue; // HBase counts per user only: the use of a table or namespace is not known
         }
-        UsersMetrics values = servers();
+        UsersMetrics values = servers;
         if (values == null) {
           previous.remove(m.id());
           continue;
