@@ -791,15 +791,18 @@ class FaultsE2E {
     rs.pause(true); // its info port accepts connections and never answers
     try {
       await().atMost(120, TimeUnit.SECONDS).untilAsserted(() -> {
-        for (TenantQuota c : k8s.resources(TenantQuota.class).inNamespace(ns).list().getItems()) {
-          if (c.getMetadata().getName().startsWith("cal-")) {
-            var cs = c.getStatus().getCalibration();
-            assertThat(cs.getState()).as(c.getMetadata().getName()).isEqualTo("MetricsUnavailable");
-            assertThat(cs.getMessage()).contains(String.valueOf(rs.port()));
-          }
+        List<TenantQuota> cal = k8s.resources(TenantQuota.class).inNamespace(ns).list().getItems().stream()
+            .filter(c -> c.getMetadata().getName().startsWith("cal-")).toList();
+        for (TenantQuota c : cal) {
+          var cs = c.getStatus().getCalibration();
+          assertThat(cs.getState()).as(c.getMetadata().getName()).isEqualTo("MetricsUnavailable");
+          assertThat(cs.getMessage()).as(c.getMetadata().getName()).contains(String.valueOf(rs.port()));
         }
-        // after one timeout the port's breaker is open: the reads skip it, and say so
-        assertThat(get(ns, "cal-0").getStatus().getCalibration().getMessage()).contains("circuit open");
+        // after one timeout the port's breaker is open: later reads skip it, and say so. A loop keeps the words
+        // of the failure that made it MetricsUnavailable while the state holds (its status does not churn), so
+        // the tenants served by the timed-out read itself name the timeout: which ones is a matter of timing
+        assertThat(cal).as("a tenant told that the port's circuit is open")
+            .anyMatch(c -> c.getStatus().getCalibration().getMessage().contains("circuit open"));
       });
       // the cluster and every other tenant carry on: a change still lands, a new tenant too, nothing goes
       // HBaseUnavailable
