@@ -251,10 +251,6 @@ public final class Resync implements AutoCloseable {
         return;
       }
       state.refresh();
-      io.hbaseqos.operator.hbase.ClusterInfo info = state.info();
-      if (info != null) {
-        connections.gatewayFor(state).readServerSettings(info.infoServers());
-      }
     } catch (IOException e) {
       LOG.debugf("resync of %s failed: %s", key, e.getMessage());
       notifyCluster(key);
@@ -270,7 +266,6 @@ public final class Resync implements AutoCloseable {
       usageProblem = "could not read space quota usage from the HBase master: " + Errors.rootMessage(e);
       LOG.debugf("%s: %s", key, usageProblem);
     }
-    sampleUsage(key, state);
     if (ownership.tenantsOf(key).stream().anyMatch(DesiredQuotas::managesNamespaceLimits)) {
       try {
         state.refreshNamespaces();
@@ -281,7 +276,7 @@ public final class Resync implements AutoCloseable {
       }
     }
     Map<Subject, SubjectQuota> snapshot = state.snapshot();
-    askTenants(key, state, snapshot, wasAvailable);
+    Map<TenantQuota, SubjectQuota> measured = askTenants(key, state, snapshot, wasAvailable);
     String problem = repairEmptyRows(key, state, snapshot);
     String held = null;
     if (policy.unmanaged() == QuotaSettingsSpec.UnmanagedPolicy.Remove) {
@@ -291,6 +286,14 @@ public final class Resync implements AutoCloseable {
         problem = problem != null ? problem : failed;
       }
     }
+    // the RegionServers' info servers last: a port that hangs (its breaker lets a probe through every
+    // 30 s) delays their readings, never drift correction or removal
+    io.hbaseqos.operator.hbase.ClusterInfo info = state.info();
+    if (info != null) {
+      connections.gatewayFor(state).readServerSettings(info.infoServers());
+    }
+    sampleUsage(key, state);
+    askTenantsWhoseRatesMoved(state, snapshot, measured);
     Set<Subject> claimed = ownership.claimed(key);
     int managed = 0;
     int unmanaged = 0;
@@ -319,10 +322,13 @@ public final class Resync implements AutoCloseable {
 
   /**
    * Reconciles the tenants that differ from HBase, are not settled, follow an outage, or whose
-   * space usage reads differently now (violation state, limit or whole percentage).
+   * space usage reads differently now (violation state, limit or whole percentage). Returns the
+   * owned tenants with a status, with what they want, for {@link #askTenantsWhoseRatesMoved}.
    */
-  private void askTenants(String key, ClusterState state, Map<Subject, SubjectQuota> snapshot, boolean wasAvailable) {
+  private Map<TenantQuota, SubjectQuota> askTenants(String key, ClusterState state,
+      Map<Subject, SubjectQuota> snapshot, boolean wasAvailable) {
     java.time.Instant now = state.now();
+    Map<TenantQuota, SubjectQuota> measured = new java.util.HashMap<>();
     for (TenantQuota tq : ownership.tenantsOf(key)) {
       if (tq.getMetadata().getDeletionTimestamp() != null) {
         continue; // its cleanup is under way
@@ -332,8 +338,9 @@ public final class Resync implements AutoCloseable {
           && Conditions.isTrue(st, Conditions.READY);
       boolean differs;
       boolean usageMoved = false;
+      SubjectQuota desired = null;
       try {
-        SubjectQuota desired = DesiredQuotas.from(tq.getSpec());
+        desired = DesiredQuotas.from(tq.getSpec());
         SubjectQuota actual = snapshot.getOrDefault(desired.subject(), SubjectQuota.empty(desired.subject()));
         // a dry run writes nothing: what HBase holds is never a difference to correct, only one to show
         differs = tq.getSpec().dryRun() ? st != null && !Objects.equals(st.getSummary(), actual.describe())
@@ -342,27 +349,46 @@ public final class Resync implements AutoCloseable {
           usageMoved = !SpaceStatus.of(actual.space(), state.spaceUsage(desired.subject()),
               desired.subject().kind() == Subject.Kind.TABLE, null, now).sameReading(st.getSpace());
         }
-        if (st != null && !usageMoved) {
-          // the ops/s, throttled share or spread moved materially since status was written
-          usageMoved = UsageReport.next(state.usage(desired.subject()), actual, state.blockCache(), st.getUsage(),
-              now) != st.getUsage();
-        }
-        if (st != null && !usageMoved && tq.getSpec().dryRun()) {
-          // the prediction moved (a change of spread moves it with the same totals)
-          boolean measurable = TenantCounters.measurable(desired.subject());
-          usageMoved = io.hbaseqos.operator.usage.DryRunPrediction.next(desired, measurable
-              ? state.usage(desired.subject()) : null, measurable, st.getDryRun(), now) != st.getDryRun();
-        }
       } catch (DesiredQuotas.Invalid e) {
         differs = false; // holds what HBase has until its spec is fixed
       }
       if (DesiredQuotas.managesNamespaceLimits(tq) && !usageMoved && !differs && !tq.getSpec().dryRun()) {
         usageMoved = namespaceMoved(state, tq);
       }
-      if (!wasAvailable || !settled || (differs && ownership.owns(tq)) || (usageMoved && ownership.owns(tq))) {
+      boolean owns = ownership.owns(tq);
+      if (!wasAvailable || !settled || (differs && owns) || (usageMoved && owns)) {
         notifyTenant(tq);
       }
+      if (owns && desired != null && st != null) {
+        measured.put(tq, desired);
+      }
     }
+    return measured;
+  }
+
+  /**
+   * After the RegionServers were sampled: reconciles the tenants whose ops/s, throttled share or
+   * spread moved materially since their status was written, or whose dry-run prediction did (a
+   * change of spread moves it with the same totals). A tenant asked before the sample may have been
+   * reconciled before it too: it is asked again (a reconcile still pending takes both as one).
+   */
+  private void askTenantsWhoseRatesMoved(ClusterState state, Map<Subject, SubjectQuota> snapshot,
+      Map<TenantQuota, SubjectQuota> measured) {
+    java.time.Instant now = state.now();
+    measured.forEach((tq, desired) -> {
+      var st = tq.getStatus();
+      SubjectQuota actual = snapshot.getOrDefault(desired.subject(), SubjectQuota.empty(desired.subject()));
+      boolean moved = UsageReport.next(state.usage(desired.subject()), actual, state.blockCache(), st.getUsage(),
+          now) != st.getUsage();
+      if (!moved && tq.getSpec().dryRun()) {
+        boolean measurable = TenantCounters.measurable(desired.subject());
+        moved = io.hbaseqos.operator.usage.DryRunPrediction.next(desired, measurable
+            ? state.usage(desired.subject()) : null, measurable, st.getDryRun(), now) != st.getDryRun();
+      }
+      if (moved) {
+        notifyTenant(tq);
+      }
+    });
   }
 
   /**
