@@ -3,9 +3,11 @@ package io.hbaseqos.operator.qos;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -203,132 +205,6 @@ public final class ProtectionLaw {
     }
   }
 
-  /**
-   * What a protected tenant's readings say about the limits in force: its headroom h = ln(bound /
-   * reading) per period measured at unchanged limits (an epoch), and the spread of h within epochs,
-   * pooled over the recent ones (older epochs fade by {@link #POOL_DECAY} each). Until spreads are
-   * measured the spread is taken to be {@link #PRIOR_SIGMA}, worth {@link #PRIOR_DF} periods.
-   *
-   * <p>The world below a protected tenant is not only its limits: its own load, or a tenant of equal
-   * priority, changes too. When the mean headroom of the epoch's last periods (at least {@link #RECENT})
-   * departs from that of the periods before them (as many) by more than {@link #CHANGE_Z} standard
-   * errors, the epoch restarts at the split that departs most: the
-   * limits are judged by what they do now, not by a record of another world (a floor that missed for
-   * many periods is given back once the protected tenant is calm again, and limits that were good
-   * are cut once they miss steadily).
-   */
-  public static final class Evidence {
-    /** The headrooms of the epoch, oldest first. */
-    private final List<Double> hs = new ArrayList<>();
-    private Moments epoch = Moments.NONE;
-    private double pooledM2;
-    private double pooledDf;
-
-    void add(double h) {
-      hs.add(h);
-      if (hs.size() > MAX_EPOCH) {
-        hs.remove(0);
-      }
-      // the split of the epoch whose recent part departs most from the older one, in standard errors of
-      // the spread within the two parts (prefix sums: every split in one pass)
-      int k = hs.size();
-      double[] sum = new double[k + 1];
-      double[] squares = new double[k + 1];
-      for (int i = 0; i < k; i++) {
-        sum[i + 1] = sum[i] + hs.get(i);
-        squares[i + 1] = squares[i] + hs.get(i) * hs.get(i);
-      }
-      int split = 0;
-      double most = CHANGE_Z;
-      for (int at = RECENT; at <= k - RECENT; at++) {
-        Moments older = Moments.of(at, sum[at], squares[at]);
-        Moments recent = Moments.of(k - at, sum[k] - sum[at], squares[k] - squares[at]);
-        double within = Math.sqrt((PRIOR_DF * PRIOR_SIGMA * PRIOR_SIGMA + pooledM2 + older.m2 + recent.m2)
-            / (PRIOR_DF + pooledDf + older.n - 1 + recent.n - 1));
-        double t = Math.abs(recent.mean - older.mean) / (within * Math.sqrt(1.0 / older.n + 1.0 / recent.n));
-        if (t > most) {
-          most = t;
-          split = at;
-        }
-      }
-      if (split > 0) {
-        pool(Moments.of(split, sum[split], squares[split]));
-        hs.subList(0, split).clear();
-      }
-      epoch = Moments.of(k - split, sum[k] - sum[split], squares[k] - squares[split]);
-    }
-
-    private void pool(Moments m) {
-      pooledM2 = pooledM2 * POOL_DECAY + m.m2;
-      pooledDf = pooledDf * POOL_DECAY + Math.max(0, m.n - 1);
-    }
-
-    void newEpoch() {
-      pool(epoch);
-      hs.clear();
-      epoch = Moments.NONE;
-    }
-
-    /** The spread of a period's headroom at fixed limits (log scale). */
-    public double sigma() {
-      double df = PRIOR_DF + pooledDf + Math.max(0, epoch.n - 1);
-      return Math.sqrt((PRIOR_DF * PRIOR_SIGMA * PRIOR_SIGMA + pooledM2 + epoch.m2) / df);
-    }
-
-    /** The mean headroom a limit must leave for at most {@link #AIM} of its periods to miss. */
-    public double needed() {
-      return Z_AIM * sigma();
-    }
-
-    /** The mean headroom below which more than {@link #MISS_BUDGET} of the periods miss. */
-    double budget() {
-      return Z * sigma();
-    }
-
-    /** Periods measured at the limits in force (since the world below last changed). */
-    public int periods() {
-      return epoch.n;
-    }
-
-    /** Enough periods at the limits in force for their record to judge them, not a confirmed miss. */
-    boolean judgedByRecord() {
-      return epoch.n >= JUDGED_AFTER;
-    }
-
-    /** The mean headroom at the limits in force. */
-    public double mean() {
-      return epoch.mean;
-    }
-
-    private double se() {
-      return sigma() / Math.sqrt(epoch.n);
-    }
-
-    /** Two periods or more at these limits, and confidently fewer misses than the aim. */
-    boolean underBudget() {
-      return epoch.n >= 2 && epoch.mean - se() >= needed();
-    }
-
-    /**
-     * Three periods or more at these limits, more of them missed than the budget allows, and their
-     * headroom says so with confidence (one outlier, which widens the spread, is not enough alone).
-     */
-    boolean overBudget() {
-      return epoch.n >= 3 && hs.stream().filter(h -> h < 0).count() > MISS_BUDGET * epoch.n
-          && epoch.mean + 2 * se() < budget();
-    }
-  }
-
-  /** Count, mean and sum of squared deviations of some headrooms. */
-  private record Moments(int n, double mean, double m2) {
-    static final Moments NONE = new Moments(0, 0, 0);
-
-    /** From the count, sum and sum of squares (headrooms are clipped to ±ln 4: no cancellation to fear). */
-    static Moments of(int n, double sum, double squares) {
-      return n == 0 ? NONE : new Moments(n, sum / n, Math.max(0, squares - sum * sum / n));
-    }
-  }
-
   private ProtectionLaw() {}
 
   public static Verdict worst(Protected p) {
@@ -405,18 +281,32 @@ public final class ProtectionLaw {
     // a limit outside [floor, ceiling] (the spec changed) comes back inside first
     List<Sheddable> sheddables = declared.stream().map(s -> new Sheddable(s.id(), s.priority(), s.floor(), s.ceiling(),
         Math.max(s.floor(), Math.min(s.ceiling(), s.limit())), s.used(), s.roof(), s.inForce())).toList();
-    Map<String, Verdict> verdicts = new LinkedHashMap<>();
-    protecteds.forEach(p -> verdicts.put(p.id(), worst(p)));
-    // a period whose limits below differ from the period before measured them only in part: it neither moves
-    // nor counts; the others add to the evidence of their limits
-    Map<String, Boolean> acts = new HashMap<>();
-    Map<String, Boolean> calmAbove = new HashMap<>();
-    Map<String, Double> raiseOf = new HashMap<>();
-    List<String> changing = new ArrayList<>();
+    Map<String, Stance> stances = judge(protecteds, sheddables, memory);
+    Squeezes squeezes = squeeze(protecteds, sheddables, stances, memory);
+    Map<String, Cap> caps = new LinkedHashMap<>(squeezes.caps());
+    holdOrGiveBack(protecteds, sheddables, stances, caps, memory);
+    return new Decision(caps, standings(protecteds, sheddables, stances, caps, squeezes));
+  }
+
+  /**
+   * What one protected tenant's period says, before any limit moves (rules 1 to 4).
+   *
+   * @param measuring the limits below it changed in the period: it was measured partly under the old
+   *     ones, so it neither acts nor counts (the next period measures the new limits)
+   * @param squeezes it asks for a squeeze: a gross or confirmed miss, or a record over budget
+   * @param calm the limits below it may rise for it: idle for {@link #CALM_PERIODS} periods, or met with
+   *     confident headroom at the limits in force
+   * @param raise how far it lets them rise in one period (within [1, {@link #MOST_GIVE_BACK}])
+   */
+  record Stance(Verdict verdict, boolean measuring, boolean squeezes, boolean calm, double raise) {}
+
+  /** Phase 1: each protected tenant's verdict and stance; its evidence, idle count and recent misses move on. */
+  private static Map<String, Stance> judge(List<Protected> protecteds, List<Sheddable> sheddables, Memory memory) {
+    Map<String, Stance> stances = new LinkedHashMap<>();
     for (Protected p : protecteds) {
+      Verdict verdict = worst(p);
       Map<String, Long> now = new HashMap<>();
-      sheddables.stream().filter(s -> s.priority() < p.priority() && !s.id().equals(p.id()))
-          .forEach(s -> now.put(s.id(), s.limit()));
+      below(p, sheddables).forEach(s -> now.put(s.id(), s.limit()));
       Map<String, Long> before = memory.below.put(p.id(), now);
       if (before != null && !before.keySet().equals(now.keySet())) {
         // other tenants below (or none before): what was measured says nothing of the limits of these, nor of
@@ -426,15 +316,12 @@ public final class ProtectionLaw {
       }
       boolean steady = before == null || before.equals(now);
       Evidence e = memory.evidence(p.id());
-      Verdict verdict = verdicts.get(p.id());
       boolean idle = verdict == Verdict.IDLE;
       int idleFor = idle ? memory.idle.getOrDefault(p.id(), 0) + 1 : 0;
       memory.idle.put(p.id(), idleFor);
       if (!steady) {
-        changing.add(p.id());
         e.newEpoch();
-        acts.put(p.id(), false);
-        calmAbove.put(p.id(), idleFor >= CALM_PERIODS);
+        stances.put(p.id(), new Stance(verdict, true, false, idleFor >= CALM_PERIODS, GIVE_BACK));
         continue;
       }
       Double h = headroom(p);
@@ -451,27 +338,47 @@ public final class ProtectionLaw {
       // the periods in which the budget allows a miss, two close misses are what the budget expects now and
       // then, and the record decides (over budget, or a change in the world restarts the epoch)
       boolean confirmed = (bits & 3) != 0 && !e.judgedByRecord();
-      acts.put(p.id(), v && (confirmed || gross) || verdict != Verdict.UNKNOWN && e.overBudget());
+      boolean squeezes = v && (confirmed || gross) || verdict != Verdict.UNKNOWN && e.overBudget();
       memory.recentViolations.put(p.id(), ((bits << 1) | (v ? 1 : 0)) & 3);
-      calmAbove.put(p.id(), idle ? idleFor >= CALM_PERIODS : !v && verdict != Verdict.UNKNOWN && e.underBudget());
-      raiseOf.put(p.id(), raise(e, idle));
+      boolean calm = idle ? idleFor >= CALM_PERIODS : !v && verdict != Verdict.UNKNOWN && e.underBudget();
+      stances.put(p.id(), new Stance(verdict, false, squeezes, calm, raise(e, idle)));
     }
-    Map<String, Cap> caps = new LinkedHashMap<>();
-    Map<String, List<String>> holding = new HashMap<>();
-    Map<String, Boolean> outOfCapacity = new HashMap<>();
+    return stances;
+  }
 
-    // 1. squeezes: each violated protected tenant, most important first, cuts the lowest level below it that can give
-    List<Protected> violated = protecteds.stream().filter(p -> acts.get(p.id()))
+  /** The sheddable tenants a protected tenant may squeeze: those of lower priority. */
+  private static java.util.stream.Stream<Sheddable> below(Protected p, List<Sheddable> sheddables) {
+    return sheddables.stream().filter(s -> s.priority() < p.priority() && !s.id().equals(p.id()));
+  }
+
+  /** The protected tenants a sheddable tenant may be squeezed for: those of higher priority. */
+  private static List<Protected> above(Sheddable s, List<Protected> protecteds) {
+    return protecteds.stream().filter(p -> p.priority() > s.priority() && !p.id().equals(s.id())).toList();
+  }
+
+  /**
+   * What phase 2 decided: the squeezed tenants' caps, which tenants each protected tenant squeezed,
+   * and the protected tenants that asked for a squeeze with nobody below left to give.
+   */
+  private record Squeezes(Map<String, Cap> caps, Map<String, List<String>> holding, Set<String> outOfCapacity) {}
+
+  /**
+   * Phase 2 (rule 5): each protected tenant that asks for a squeeze, most important first, cuts the
+   * lowest priority level below it that can still give; a tenant asked by several takes the deepest cut.
+   */
+  private static Squeezes squeeze(List<Protected> protecteds, List<Sheddable> sheddables, Map<String, Stance> stances,
+      Memory memory) {
+    List<Protected> violated = protecteds.stream().filter(p -> stances.get(p.id()).squeezes())
         .sorted(Comparator.comparingInt(Protected::priority).reversed()).toList();
     Map<String, Double> cutOf = new HashMap<>();
     Map<String, List<String>> causes = new HashMap<>();
+    Set<String> outOfCapacity = new HashSet<>();
     for (Protected p : violated) {
-      List<Sheddable> below = sheddables.stream().filter(s -> s.priority() < p.priority() && !s.id().equals(p.id()))
-          .toList();
+      List<Sheddable> below = below(p, sheddables).toList();
       TreeSet<Integer> levels = new TreeSet<>();
       below.stream().filter(Sheddable::canGive).forEach(s -> levels.add(s.priority()));
       if (levels.isEmpty()) {
-        outOfCapacity.put(p.id(), true);
+        outOfCapacity.add(p.id());
         continue;
       }
       int level = levels.first();
@@ -483,6 +390,8 @@ public final class ProtectionLaw {
         }
       }
     }
+    Map<String, Cap> caps = new LinkedHashMap<>();
+    Map<String, List<String>> holding = new HashMap<>();
     for (Sheddable s : sheddables) {
       Double f = cutOf.get(s.id());
       if (f == null) {
@@ -502,8 +411,16 @@ public final class ProtectionLaw {
       caps.put(s.id(), new Cap(next, Action.SQUEEZED, by, "squeezed from " + from + " to " + next
           + " req/sec for the latency of " + String.join(", ", by), Math.max(next, Math.round(base))));
     }
+    return new Squeezes(caps, holding, outOfCapacity);
+  }
 
-    // 2. the others hold, wait for calm, or are given back (highest squeezed level first, one level a period)
+  /**
+   * Phase 3 (rules 2 and 6): every tenant not squeezed is frozen under an unknown reading above it,
+   * free at its ceiling, given back (the highest priority level whose protected tenants above are all
+   * calm, one level a period, bisecting under its roof), or held, with the reason in words.
+   */
+  private static void holdOrGiveBack(List<Protected> protecteds, List<Sheddable> sheddables,
+      Map<String, Stance> stances, Map<String, Cap> caps, Memory memory) {
     Integer releaseLevel = null;
     Map<String, Protected> frozenBy = new HashMap<>();
     Map<String, List<Protected>> aboveOf = new HashMap<>();
@@ -511,17 +428,17 @@ public final class ProtectionLaw {
       if (caps.containsKey(s.id())) {
         continue;
       }
-      List<Protected> above = protecteds.stream().filter(p -> p.priority() > s.priority() && !p.id().equals(s.id()))
-          .toList();
+      List<Protected> above = above(s, protecteds);
       aboveOf.put(s.id(), above);
       memory.quiet.put(s.id(), memory.quiet(s.id()) + 1);
-      Protected unknown = above.stream().filter(p -> verdicts.get(p.id()) == Verdict.UNKNOWN).findFirst().orElse(null);
+      Protected unknown = above.stream().filter(p -> stances.get(p.id()).verdict() == Verdict.UNKNOWN).findFirst()
+          .orElse(null);
       if (unknown != null) {
         memory.calm.put(s.id(), 0);
         frozenBy.put(s.id(), unknown);
         continue;
       }
-      boolean calm = above.stream().allMatch(p -> calmAbove.get(p.id()));
+      boolean calm = above.stream().allMatch(p -> stances.get(p.id()).calm());
       memory.calm.put(s.id(), calm ? memory.calm(s.id()) + 1 : 0);
       if (calm && s.limit() < s.ceiling()
           && (releaseLevel == null || s.priority() > releaseLevel)) {
@@ -558,7 +475,7 @@ public final class ProtectionLaw {
       if (releaseLevel != null && s.priority() == releaseLevel && calm > 0 && roof > s.limit()) {
         // past a forgotten roof the give-back is a probe: half the step, and a squeeze after it backs off the next
         boolean probe = s.roof() > 0 && !remembered;
-        double by = aboveOf.get(s.id()).stream().mapToDouble(x -> raiseOf.getOrDefault(x.id(), GIVE_BACK)).min()
+        double by = aboveOf.get(s.id()).stream().mapToDouble(x -> stances.get(x.id()).raise()).min()
             .orElse(GIVE_BACK);
         double up = probe ? 1 + (by - 1) / 2 : by;
         long next = Math.min(Math.min(s.ceiling(), roof), Math.max(s.limit() + 1, Math.round(s.limit() * up)));
@@ -571,33 +488,46 @@ public final class ProtectionLaw {
             + calm + " calm " + (calm == 1 ? "period" : "periods"), free ? 0 : s.roof()));
         continue;
       }
-      String why;
-      String measuring = above.stream().filter(changing::contains).findFirst().orElse(null);
-      Protected pending = aboveOf.get(s.id()).stream().filter(x -> verdicts.get(x.id()) == Verdict.VIOLATED)
-          .findFirst().orElse(null);
-      if (measuring != null) {
-        why = "held at " + s.limit() + " req/sec: the limits below " + measuring + " changed in the last period; "
-            + "the next one measures them";
-      } else if (pending != null) {
-        Evidence record = memory.evidence(pending.id());
-        why = "held at " + s.limit() + " req/sec: " + pending.id() + " missed its objective in one period; "
-            + (record.judgedByRecord() ? "the record of " + record.periods() + " periods at these limits judges them"
-            : "a second miss squeezes");
-      } else if (calm == 0) {
-        why = "held at " + s.limit() + " req/sec: the objectives above it are not yet met with room to spare";
-      } else if (roof <= s.limit()) {
-        why = "held at " + s.limit() + " req/sec, close under the " + s.roof() + " req/sec that hurt: not given back "
-            + "above until " + (forget - quiet) + " more periods pass without a squeeze";
-      } else {
-        why = "held at " + s.limit() + " req/sec: a tenant of higher priority is given back first";
-      }
-      caps.put(s.id(), new Cap(s.limit(), Action.HELD, above, why, s.roof()));
+      caps.put(s.id(), new Cap(s.limit(), Action.HELD, above, whyHeld(s, aboveOf.get(s.id()), stances, memory, calm,
+          roof), s.roof()));
     }
+  }
 
+  /** Why a tenant that is neither squeezed, frozen, free nor given back holds its limit, in words. */
+  private static String whyHeld(Sheddable s, List<Protected> above, Map<String, Stance> stances, Memory memory,
+      int calm, long roof) {
+    String measuring = above.stream().map(Protected::id).filter(id -> stances.get(id).measuring()).findFirst()
+        .orElse(null);
+    Protected pending = above.stream().filter(x -> stances.get(x.id()).verdict() == Verdict.VIOLATED).findFirst()
+        .orElse(null);
+    if (measuring != null) {
+      return "held at " + s.limit() + " req/sec: the limits below " + measuring + " changed in the last period; "
+          + "the next one measures them";
+    }
+    if (pending != null) {
+      Evidence record = memory.evidence(pending.id());
+      return "held at " + s.limit() + " req/sec: " + pending.id() + " missed its objective in one period; "
+          + (record.judgedByRecord() ? "the record of " + record.periods() + " periods at these limits judges them"
+          : "a second miss squeezes");
+    }
+    if (calm == 0) {
+      return "held at " + s.limit() + " req/sec: the objectives above it are not yet met with room to spare";
+    }
+    if (roof <= s.limit()) {
+      return "held at " + s.limit() + " req/sec, close under the " + s.roof() + " req/sec that hurt: not given back "
+          + "above until " + (memory.forgetAfter(s.id()) - memory.quiet(s.id())) + " more periods pass without a "
+          + "squeeze";
+    }
+    return "held at " + s.limit() + " req/sec: a tenant of higher priority is given back first";
+  }
+
+  /** Phase 4: each protected tenant's standing: its verdict, the tenants held for it, whether capacity ran out. */
+  private static Map<String, Standing> standings(List<Protected> protecteds, List<Sheddable> sheddables,
+      Map<String, Stance> stances, Map<String, Cap> caps, Squeezes squeezes) {
     Map<String, Standing> standings = new LinkedHashMap<>();
     for (Protected p : protecteds) {
-      boolean nothingBelow = sheddables.stream().noneMatch(s -> s.priority() < p.priority() && !s.id().equals(p.id()));
-      List<String> held = new ArrayList<>(holding.getOrDefault(p.id(), List.of()));
+      boolean nothingBelow = below(p, sheddables).findAny().isEmpty();
+      List<String> held = new ArrayList<>(squeezes.holding().getOrDefault(p.id(), List.of()));
       for (Sheddable s : sheddables) {
         Cap c = caps.get(s.id());
         if (c.action() != Action.SQUEEZED && c.action() != Action.FREE && c.heldBy().contains(p.id())
@@ -605,9 +535,9 @@ public final class ProtectionLaw {
           held.add(s.id());
         }
       }
-      standings.put(p.id(), new Standing(verdicts.get(p.id()), held,
-          outOfCapacity.getOrDefault(p.id(), false) && !nothingBelow, nothingBelow));
+      standings.put(p.id(), new Standing(stances.get(p.id()).verdict(), held,
+          squeezes.outOfCapacity().contains(p.id()) && !nothingBelow, nothingBelow));
     }
-    return new Decision(caps, standings);
+    return standings;
   }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hbaseqos.operator.qos.ProtectionLaw.Action;
 import io.hbaseqos.operator.qos.ProtectionLaw.Decision;
-import io.hbaseqos.operator.qos.ProtectionLaw.Evidence;
 import io.hbaseqos.operator.qos.ProtectionLaw.Memory;
 import io.hbaseqos.operator.qos.ProtectionLaw.Objective;
 import io.hbaseqos.operator.qos.ProtectionLaw.Protected;

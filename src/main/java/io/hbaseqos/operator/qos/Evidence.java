@@ -1,0 +1,143 @@
+package io.hbaseqos.operator.qos;
+
+import static io.hbaseqos.operator.qos.ProtectionLaw.CHANGE_Z;
+import static io.hbaseqos.operator.qos.ProtectionLaw.JUDGED_AFTER;
+import static io.hbaseqos.operator.qos.ProtectionLaw.MAX_EPOCH;
+import static io.hbaseqos.operator.qos.ProtectionLaw.MISS_BUDGET;
+import static io.hbaseqos.operator.qos.ProtectionLaw.POOL_DECAY;
+import static io.hbaseqos.operator.qos.ProtectionLaw.PRIOR_DF;
+import static io.hbaseqos.operator.qos.ProtectionLaw.PRIOR_SIGMA;
+import static io.hbaseqos.operator.qos.ProtectionLaw.RECENT;
+import static io.hbaseqos.operator.qos.ProtectionLaw.Z;
+import static io.hbaseqos.operator.qos.ProtectionLaw.Z_AIM;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What a protected tenant's readings say about the limits in force: its headroom h = ln(bound /
+ * reading) per period measured at unchanged limits (an epoch), and the spread of h within epochs,
+ * pooled over the recent ones (older epochs fade by {@link ProtectionLaw#POOL_DECAY} each). Until
+ * spreads are measured the spread is taken to be {@link ProtectionLaw#PRIOR_SIGMA}, worth
+ * {@link ProtectionLaw#PRIOR_DF} periods. The statistics of {@link ProtectionLaw}, in a class of
+ * their own; pure.
+ *
+ * <p>The world below a protected tenant is not only its limits: its own load, or a tenant of equal
+ * priority, changes too. When the mean headroom of the epoch's last periods (at least
+ * {@link ProtectionLaw#RECENT}) departs from that of the periods before them (as many) by more than
+ * {@link ProtectionLaw#CHANGE_Z} standard errors, the epoch restarts at the split that departs most:
+ * the limits are judged by what they do now, not by a record of another world (a floor that missed
+ * for many periods is given back once the protected tenant is calm again, and limits that were good
+ * are cut once they miss steadily).
+ */
+public final class Evidence {
+  /** The headrooms of the epoch, oldest first. */
+  private final List<Double> hs = new ArrayList<>();
+  private Moments epoch = Moments.NONE;
+  private double pooledM2;
+  private double pooledDf;
+
+  void add(double h) {
+    hs.add(h);
+    if (hs.size() > MAX_EPOCH) {
+      hs.remove(0);
+    }
+    // the split of the epoch whose recent part departs most from the older one, in standard errors of
+    // the spread within the two parts (prefix sums: every split in one pass)
+    int k = hs.size();
+    double[] sum = new double[k + 1];
+    double[] squares = new double[k + 1];
+    for (int i = 0; i < k; i++) {
+      sum[i + 1] = sum[i] + hs.get(i);
+      squares[i + 1] = squares[i] + hs.get(i) * hs.get(i);
+    }
+    int split = 0;
+    double most = CHANGE_Z;
+    for (int at = RECENT; at <= k - RECENT; at++) {
+      Moments older = Moments.of(at, sum[at], squares[at]);
+      Moments recent = Moments.of(k - at, sum[k] - sum[at], squares[k] - squares[at]);
+      double within = Math.sqrt((PRIOR_DF * PRIOR_SIGMA * PRIOR_SIGMA + pooledM2 + older.m2 + recent.m2)
+          / (PRIOR_DF + pooledDf + older.n - 1 + recent.n - 1));
+      double t = Math.abs(recent.mean - older.mean) / (within * Math.sqrt(1.0 / older.n + 1.0 / recent.n));
+      if (t > most) {
+        most = t;
+        split = at;
+      }
+    }
+    if (split > 0) {
+      pool(Moments.of(split, sum[split], squares[split]));
+      hs.subList(0, split).clear();
+    }
+    epoch = Moments.of(k - split, sum[k] - sum[split], squares[k] - squares[split]);
+  }
+
+  private void pool(Moments m) {
+    pooledM2 = pooledM2 * POOL_DECAY + m.m2;
+    pooledDf = pooledDf * POOL_DECAY + Math.max(0, m.n - 1);
+  }
+
+  void newEpoch() {
+    pool(epoch);
+    hs.clear();
+    epoch = Moments.NONE;
+  }
+
+  /** The spread of a period's headroom at fixed limits (log scale). */
+  public double sigma() {
+    double df = PRIOR_DF + pooledDf + Math.max(0, epoch.n - 1);
+    return Math.sqrt((PRIOR_DF * PRIOR_SIGMA * PRIOR_SIGMA + pooledM2 + epoch.m2) / df);
+  }
+
+  /** The mean headroom a limit must leave for at most {@link ProtectionLaw#AIM} of its periods to miss. */
+  public double needed() {
+    return Z_AIM * sigma();
+  }
+
+  /** The mean headroom below which more than {@link ProtectionLaw#MISS_BUDGET} of the periods miss. */
+  double budget() {
+    return Z * sigma();
+  }
+
+  /** Periods measured at the limits in force (since the world below last changed). */
+  public int periods() {
+    return epoch.n;
+  }
+
+  /** Enough periods at the limits in force for their record to judge them, not a confirmed miss. */
+  boolean judgedByRecord() {
+    return epoch.n >= JUDGED_AFTER;
+  }
+
+  /** The mean headroom at the limits in force. */
+  public double mean() {
+    return epoch.mean;
+  }
+
+  double se() {
+    return sigma() / Math.sqrt(epoch.n);
+  }
+
+  /** Two periods or more at these limits, and confidently fewer misses than the aim. */
+  boolean underBudget() {
+    return epoch.n >= 2 && epoch.mean - se() >= needed();
+  }
+
+  /**
+   * Three periods or more at these limits, more of them missed than the budget allows, and their
+   * headroom says so with confidence (one outlier, which widens the spread, is not enough alone).
+   */
+  boolean overBudget() {
+    return epoch.n >= 3 && hs.stream().filter(h -> h < 0).count() > MISS_BUDGET * epoch.n
+        && epoch.mean + 2 * se() < budget();
+  }
+
+  /** Count, mean and sum of squared deviations of some headrooms. */
+  private record Moments(int n, double mean, double m2) {
+    static final Moments NONE = new Moments(0, 0, 0);
+
+    /** From the count, sum and sum of squares (headrooms are clipped to ±ln 4: no cancellation to fear). */
+    static Moments of(int n, double sum, double squares) {
+      return n == 0 ? NONE : new Moments(n, sum / n, Math.max(0, squares - sum * sum / n));
+    }
+  }
+}
