@@ -15,17 +15,19 @@ package io.hbaseqos.operator.calibration;
  * reflects the old limit (the metrics window straddles the change), so it may trigger another
  * move but does not count toward the average. Inside the tolerance band the loop moves only when
  * the average differs from the target by more than half the band and by more than twice its own
- * standard error (noise estimated from the spread of measurements at a fixed limit), and reports
+ * standard error (noise estimated from the spread of measurements at a fixed limit, {@link Noise}),
+ * and reports
  * Converged once the average is confidently inside the band.
  *
- * <p>Once converged it writes nothing until a cumulative-sum detector (drift allowance one band,
- * alarm at three bands) sees the tenant's rate leave the band for real, so measurement noise
- * never makes a converged loop write.
+ * <p>Once converged it writes nothing until a cumulative-sum detector (drift allowance
+ * {@link #ALARM_DRIFT} noise deviations a period, alarm at {@link #ALARM_SIGMAS} of them) sees the
+ * tenant's rate leave its converged level for real, or the average at the limit turns out to be
+ * outside the band, so measurement noise never makes a converged loop write.
  *
  * <p>Real throttles are not smooth: HBase's default rate limiter refills in whole milliseconds, so
  * under a saturating client the achieved rate climbs in steps of about 1000 req/s per RegionServer.
  * The law therefore remembers the closest limits known to give too little and too much (a bracket
- * around the target). Once the loop has crossed the target {@link #CYCLE} times (fewer would let
+ * around the target, {@link Bracket}). Once the loop has crossed the target {@link #CYCLE} times (fewer would let
  * noise on a smooth plant trigger it), a proposal at or beyond either end (the local slope misleads
  * there) is replaced by the bracket's middle, so a limit cycle becomes a bisection. When the
  * bracket is narrower than {@link #MIN_BRACKET} (or one req/s) the target lies on a step the plant
@@ -111,9 +113,8 @@ public final class LogNewtonLaw implements ControlLaw {
   private int seen;
   private double sum;
   private double lastX = Double.NaN;
-  /** Noise: sum of squared differences between consecutive clean samples at one limit, and their count. */
-  private double sqDiff;
-  private int diffs;
+  /** The spread of a period's measurement at a fixed limit. */
+  private final Noise noise = new Noise();
   /** The previous limit's mean measurement, for the secant. */
   private double prevLnL = Double.NaN;
   private double prevMean = Double.NaN;
@@ -128,14 +129,8 @@ public final class LogNewtonLaw implements ControlLaw {
   private int recheckWeight = 1;
   private double cusumUp;
   private double cusumDown;
-  /** Closest limits (ln) known to give a rate below / above the band, with their mean rates (ln); NaN if none. */
-  private double lowL = Double.NaN;
-  private double lowMean;
-  private double highL = Double.NaN;
-  private double highMean;
-  /** Moves that crossed the target (a move up after one down, or the reverse): two make a cycle. */
-  private int crossings;
-  private int lastDirection;
+  /** Closest limits known to give a rate below / above the band, and the moves that crossed the target. */
+  private final Bracket bracket = new Bracket();
   /** Holding the nearest achievable rate (outside the band) rather than one within it, and why. */
   private boolean nearest;
   private String nearestText;
@@ -174,7 +169,7 @@ public final class LogNewtonLaw implements ControlLaw {
 
   /** Standard deviation of one period's ln(ops), from the data seen so far blended with the prior. */
   double noise() {
-    return Math.sqrt((PRIOR_NOISE * PRIOR_NOISE * PRIOR_NOISE_WEIGHT + sqDiff / 2) / (PRIOR_NOISE_WEIGHT + diffs));
+    return noise.sigma();
   }
 
   @Override
@@ -220,8 +215,7 @@ public final class LogNewtonLaw implements ControlLaw {
       sum = 0;
       dropFirst = false;
     } else if (n > 0) {
-      sqDiff += (x - lastX) * (x - lastX);
-      diffs++;
+      noise.add(x - lastX);
     }
     dropFirst = dropFirst || provisional;
     lastX = x;
@@ -249,7 +243,7 @@ public final class LogNewtonLaw implements ControlLaw {
         if (nearest) {
           // holding a side of a step: within the tolerance it is a convergence, outside it is not
           boolean outside = Math.abs(lnT - (n > 1 ? mean : reference)) > band;
-          nearestText = outside && bracketed() ? nearestReason(n > 1 ? mean : reference) : nearestText;
+          nearestText = outside && bracket.bracketed() ? nearestReason(n > 1 ? mean : reference) : nearestText;
           return outside ? new Step(limit, State.LimiterStep, nearestText)
               : new Step(limit, State.Converged, String.format("%.0f ops/s, target %.0f within %.0f%% (the nearer "
                   + "side of a step of the rate limiter)", Math.exp(reference), s.target(), s.tolerance() * 100));
@@ -258,7 +252,8 @@ public final class LogNewtonLaw implements ControlLaw {
             Math.exp(reference), s.target(), s.tolerance() * 100));
       }
       // the plant changed: what the bracket says about it is stale
-      forgetBracket();
+      bracket.forget();
+      nearest = false;
       // the rate moved: measure afresh at this limit, at once if it moved far
       recheckFrom = reference;
       recheckWeight = n - 1;
@@ -299,12 +294,11 @@ public final class LogNewtonLaw implements ControlLaw {
     }
     if (binding && !provisional && Math.abs(err) > 2 * noise() / Math.sqrt(n)) {
       // only a side the noise cannot explain bounds the target
-      narrow(u, mean, err > 0);
+      bracket.narrow(u, mean, err > 0);
     }
     int direction = err > 0 ? 1 : -1;
-    crossings += lastDirection != 0 && direction != lastDirection ? 1 : 0;
-    lastDirection = direction;
-    if (crossings >= CYCLE && bracketed() && (highL - lowL < MIN_BRACKET || Math.exp(highL) - Math.exp(lowL) < 1)) {
+    bracket.move(direction);
+    if (bracket.onAStep()) {
       return holdNearest(limit, u);
     }
     double step = (learnt ? GAIN : 1) * err / elasticity; // unlearnt, elasticity is MAX_ELASTICITY
@@ -312,7 +306,7 @@ public final class LogNewtonLaw implements ControlLaw {
     if (cautiousClimb && step > 0) {
       step = Math.min(step, Math.log(HEADROOM));
     }
-    double next = s.clamp(limit * Math.exp(inBracket(u + step) - u));
+    double next = s.clamp(limit * Math.exp(bracket.inBracket(u + step) - u));
     if (next == limit) {
       return new Step(limit, State.AtBound, "the limit is at its " + (err > 0 ? "maximum" : "minimum")
           + outOfReach(u, err, Math.exp(mean), obs.throttledShare()));
@@ -369,60 +363,14 @@ public final class LogNewtonLaw implements ControlLaw {
         Math.exp(u), need);
   }
 
-
-
-  /** Records that the limit {@code lnL} gives the mean rate {@code mean}, below the target or above it. */
-  private void narrow(double lnL, double mean, boolean below) {
-    if (below) {
-      if (!Double.isNaN(highL) && lnL >= highL) {
-        highL = Double.NaN; // contradicts the other end: the plant moved
-      }
-      if (Double.isNaN(lowL) || lnL >= lowL) {
-        lowL = lnL;
-        lowMean = mean;
-      }
-    } else {
-      if (!Double.isNaN(lowL) && lnL <= lowL) {
-        lowL = Double.NaN;
-      }
-      if (Double.isNaN(highL) || lnL <= highL) {
-        highL = lnL;
-        highMean = mean;
-      }
-    }
-  }
-
-  private boolean bracketed() {
-    return !Double.isNaN(lowL) && !Double.isNaN(highL);
-  }
-
-  private void forgetBracket() {
-    lowL = Double.NaN;
-    highL = Double.NaN;
-    crossings = 0;
-    lastDirection = 0;
-    nearest = false;
-  }
-
-  /**
-   * A proposal at or beyond an end of the bracket repeats what is known to miss: the plant is not
-   * the curve the elasticity assumes there, so the bracket's middle is tried instead.
-   */
-  private double inBracket(double lnL) {
-    if (crossings >= CYCLE && bracketed() && (lnL <= lowL || lnL >= highL)) {
-      return (lowL + highL) / 2;
-    }
-    return lnL;
-  }
-
   /**
    * The target lies on a step: hold whichever end of the bracket gets nearer to it. An end measured
    * before the last move may be stale (the plant may have moved since), so holding the other end
    * is a move like any other: the loop converges there only once a fresh measurement confirms it.
    */
   private Step holdNearest(double limit, double u) {
-    boolean low = lnT - lowMean <= highMean - lnT;
-    double lnHold = low ? lowL : highL;
+    boolean low = lnT - bracket.lowMean() <= bracket.highMean() - lnT;
+    double lnHold = low ? bracket.lowL() : bracket.highL();
     if (Math.abs(lnHold - u) > 1e-9) {
       moveTo(lnHold, false);
       return new Step(Math.exp(lnHold), State.Converging, String.format("target %.0f ops/s is between steps of "
@@ -430,7 +378,7 @@ public final class LogNewtonLaw implements ControlLaw {
     }
     converged = true;
     rechecking = false;
-    reference = low ? lowMean : highMean;
+    reference = low ? bracket.lowMean() : bracket.highMean();
     cusumUp = 0;
     cusumDown = 0;
     nearest = true;
@@ -449,7 +397,8 @@ public final class LogNewtonLaw implements ControlLaw {
         + "ops/s, limit %.0f gives %.0f (a step of %.0f ops/s); holding the nearer side, %.0f ops/s (%+.1f%%). HBase's "
         + "default AverageIntervalRateLimiter moves in steps of about 1000 req/s per RegionServer; for a finer one set "
         + "spec.quotas.rateLimiter on the HBaseCluster to type FixedInterval with refillInterval 100ms", s.target(),
-        Math.exp(lowL), Math.exp(lowMean), Math.exp(highL), Math.exp(highMean), Math.exp(highMean) - Math.exp(lowMean),
+        Math.exp(bracket.lowL()), Math.exp(bracket.lowMean()), Math.exp(bracket.highL()), Math.exp(bracket.highMean()),
+        Math.exp(bracket.highMean()) - Math.exp(bracket.lowMean()),
         Math.exp(ref), (Math.exp(ref - lnT) - 1) * 100);
   }
 
