@@ -494,8 +494,11 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
     if (remaining > 0) {
       events.normal(hc, "WaitingForTenants", remaining + " TenantQuota(s) still reference this cluster; "
           + "it is removed once their throttles are cleaned up");
-      return DeleteControl.noFinalizerRemoval().rescheduleAfter(5_000);
+      // not the framework's rescheduleAfter: its timer goes by the wall clock (see Wakeups)
+      triggers.reconcileClusterAfter(key, hc.getMetadata().getUid(), java.time.Duration.ofSeconds(5));
+      return DeleteControl.noFinalizerRemoval();
     }
+    triggers.reconcileClusterAfter(key, hc.getMetadata().getUid(), null);
     resync.cancel(key);
     connections.remove(key);
     return DeleteControl.defaultDelete();

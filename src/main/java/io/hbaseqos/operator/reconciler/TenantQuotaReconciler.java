@@ -206,11 +206,9 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
     Pass p = new Pass(tq, clock.instant());
     run(p, context);
     p.status.write(context.getClient(), connections.fence());
-    UpdateControl<TenantQuota> control = UpdateControl.noUpdate();
-    if (p.retry != null) {
-      control.rescheduleAfter(p.retry);
-    }
-    return control;
+    // not the framework's rescheduleAfter: its timer goes by the wall clock (see Wakeups)
+    triggers.reconcileAfter(tq, p.retry);
+    return UpdateControl.noUpdate();
   }
 
   private void run(Pass p, Context<TenantQuota> context) {
@@ -591,7 +589,7 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
         }
         events.warning(tq, "CleanupFailed", "could not record the retained quotas (" + Errors.rootMessage(e)
             + "); retrying");
-        return DeleteControl.noFinalizerRemoval().rescheduleAfter(Duration.ofSeconds(10).toMillis());
+        return retryCleanup(tq, Duration.ofSeconds(10));
       }
       events.normal(tq, "Retained", "deletionPolicy Retain: throttles stay in HBase");
       return released(tq, subject);
@@ -633,18 +631,25 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
     } catch (QuotaSync.InDoubtException e) {
       events.normal(tq, "CleanupWaiting", "an earlier write to " + subject + " timed out and may still land in HBase; "
           + "its quotas are removed once it can no longer");
-      return DeleteControl.noFinalizerRemoval().rescheduleAfter(e.retryAfter().plusMillis(100).toMillis());
+      return retryCleanup(tq, e.retryAfter().plusMillis(100));
     } catch (IOException e) {
       Duration retry = e instanceof ClusterUnavailableException u ? u.retryAfter().plusMillis(100) : Duration.ofSeconds(30);
       events.warning(tq, "CleanupFailed", "could not remove throttles from HBase (" + Errors.rootMessage(e)
           + "); retrying. To delete without cleaning HBase, set deletionPolicy: Retain or annotate "
           + SKIP_CLEANUP_ANNOTATION + "=true");
-      return DeleteControl.noFinalizerRemoval().rescheduleAfter(retry.toMillis());
+      return retryCleanup(tq, retry);
     }
+  }
+
+  /** The finalizer stays: the cleanup runs again after {@code delay}, on the monotonic clock. */
+  private DeleteControl retryCleanup(TenantQuota tq, Duration delay) {
+    triggers.reconcileAfter(tq, delay);
+    return DeleteControl.noFinalizerRemoval();
   }
 
   /** The resource may go: the other claimants of its subject reconcile now (one of them takes over). */
   private DeleteControl released(TenantQuota tq, Subject subject) {
+    triggers.reconcileAfter(tq, null);
     if (subject != null && Ownership.clusterKeyOf(tq) != null) {
       ownership.claimants(Ownership.clusterKeyOf(tq), subject).stream()
           .filter(o -> !o.getMetadata().getUid().equals(tq.getMetadata().getUid())).forEach(triggers::reconcileTenant);

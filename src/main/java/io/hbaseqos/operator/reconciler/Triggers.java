@@ -15,6 +15,8 @@ public final class Triggers implements Resync.Listener {
   private final Ownership ownership;
   private volatile ResourceTrigger<TenantQuota> tenants;
   private volatile ResourceTrigger<HBaseCluster> clusters;
+  /** Reconciles asked for later, on the monotonic clock (see {@link Wakeups}). */
+  private final Wakeups later = new Wakeups();
 
   public Triggers(EventRecorder events, Ownership ownership) {
     this.events = events;
@@ -43,6 +45,16 @@ public final class Triggers implements Resync.Listener {
    */
   Runnable wake(TenantQuota tq) {
     return new Wake(this, ResourceID.fromResource(tq));
+  }
+
+  /** Reconciles the TenantQuota after {@code delay} (null: cancels what was asked before), on the monotonic clock. */
+  void reconcileAfter(TenantQuota tq, java.time.Duration delay) {
+    later.after("tq/" + tq.getMetadata().getUid(), delay, wake(tq));
+  }
+
+  /** Reconciles the HBaseCluster {@code key} after {@code delay} (null: cancels), on the monotonic clock. */
+  void reconcileClusterAfter(String key, String uid, java.time.Duration delay) {
+    later.after("hc/" + uid, delay, () -> reconcileCluster(key));
   }
 
   private record Wake(Triggers triggers, ResourceID id) implements Runnable {

@@ -22,7 +22,6 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -38,8 +37,10 @@ import org.junit.jupiter.api.Test;
  * loop is on its way to its target under real YCSB load, then an hour forward once it holds. The
  * loop neither freezes (a period that would seem to end an hour later) nor jolts (a period that
  * would seem to last an hour and count almost nothing); a plain tenant's edit lands after each step;
- * the times the operator writes to status stay in order. The clock starts an hour ahead, so that the
- * step back never takes it behind the machine's (before the API server's certificate was made).
+ * the times the operator writes to status stay in order. The cluster's resync period is longer than
+ * the test, so only the operator's own wake-ups run the loop (the framework's timer goes by the wall
+ * clock, see reconciler/Wakeups). The clock starts an hour ahead, so that the step back never takes
+ * it behind the machine's (before the API server's certificate was made).
  */
 class ClockStepE2E {
   static final int PERIOD_S = 10;
@@ -68,10 +69,11 @@ class ClockStepE2E {
     try (OperatorProcess op = OperatorProcess.start(KubeApi.kubeconfig(), clock.env());
         TwoTenants load = TwoTenants.start(hbase.clientConfiguration(), "clock_usertable", 2000, "u-" + ns, "t-" + ns,
             2)) {
-      assertThat(operatorLogOffset(op, Instant.now())).as("the operator's wall clock runs an hour ahead")
-          .isBetween(HOUR - 120, HOUR + 120);
-      k8s.resource(Resources.cluster(ns, "hb", hbase.connectionSpec(), "30s")).create();
+      // a resync period longer than the test: no resync asks the loop to run, its own wake-ups must
+      k8s.resource(Resources.cluster(ns, "hb", hbase.connectionSpec(), "30m")).create();
       KubeApi.awaitClusterReady(ns, "hb");
+      assertThat(operatorLogOffset(op, "HBaseCluster " + ns + "/hb Reachable")).as("the operator's wall clock runs "
+          + "an hour ahead").isBetween(HOUR - 120, HOUR + 120);
       load.measure(5); // warm up
       long target = Math.round(load.measure(8).tOps() / 2);
       k8s.resource(tenant(ns, "plain", "hb", user(plainUser), t(ThrottleKind.REQUEST_NUMBER, "10req/sec"))).create();
@@ -93,8 +95,10 @@ class ClockStepE2E {
       await().atMost(60, TimeUnit.SECONDS).until(() -> "req_num=11/SECONDS".equals(QuotaTableRaw.userRow(hbase,
           plainUser)));
       double editLanded = Duration.between(stepped, Instant.now()).toMillis() / 1000.0;
-      assertThat(operatorLogOffset(op, Instant.now())).as("the operator's wall clock stepped back an hour")
-          .isBetween(-120L, 120L);
+      assertThat(operatorLogOffset(op, "set REQUEST_NUMBER=11req/sec")).as("the operator's wall clock stepped back "
+          + "an hour").isBetween(-120L, 120L);
+      // the status is written after HBase was
+      await().atMost(30, TimeUnit.SECONDS).until(() -> !syncedAhead.equals(lastSync("plain")));
       String syncedBack = lastSync("plain");
       assertThat(Instant.parse(syncedBack)).as("status times after the step back follow the ones before it")
           .isAfter(Instant.parse(syncedAhead));
@@ -118,8 +122,8 @@ class ClockStepE2E {
       await().atMost(60, TimeUnit.SECONDS).until(() -> "req_num=12/SECONDS".equals(QuotaTableRaw.userRow(hbase,
           plainUser)));
       double editLandedForward = Duration.between(stepped, Instant.now()).toMillis() / 1000.0;
-      assertThat(operatorLogOffset(op, Instant.now())).as("the operator's wall clock stepped forward an hour")
-          .isBetween(HOUR - 120, HOUR + 120);
+      assertThat(operatorLogOffset(op, "set REQUEST_NUMBER=12req/sec")).as("the operator's wall clock stepped "
+          + "forward an hour").isBetween(HOUR - 120, HOUR + 120);
       List<String> held = new ArrayList<>();
       for (int p = 1; p <= 3; p++) {
         TwoTenants.Sample s = load.measure(PERIOD_S);
@@ -137,6 +141,7 @@ class ClockStepE2E {
       TenantQuota done = get("cal");
       assertThat(QuotaTableRaw.userLimit(hbase, load.tUser, "read_num")).as("hbase:quota holds the loop's limit")
           .isEqualTo(done.getStatus().getCalibration().getLimit());
+      await().atMost(30, TimeUnit.SECONDS).until(() -> !syncedBack.equals(lastSync("plain")));
       assertThat(Instant.parse(lastSync("plain"))).as("status times stay in order across both steps")
           .isAfter(Instant.parse(syncedBack));
       System.out.printf(Locale.ROOT, "clock step: a plain tenant's edit in hbase:quota %.2f s after the step back, "
@@ -166,20 +171,27 @@ class ClockStepE2E {
   }
 
   /**
-   * How far the operator's wall clock is from the machine's, in seconds: the time of its last log
-   * line (its own wall clock) against {@code now}, read right after something was logged.
+   * How far the operator's wall clock was from the machine's when it logged {@code what}, in seconds:
+   * the time of that line (its own wall clock, in the machine's zone) against when this test first
+   * saw it there (lines are written as they are logged).
    */
-  static long operatorLogOffset(OperatorProcess op, Instant now) throws Exception {
-    List<String> lines = Files.readAllLines(op.log());
-    for (int i = lines.size() - 1; i >= 0; i--) {
-      String l = lines.get(i);
-      if (l.length() > 12 && l.charAt(2) == ':' && l.charAt(5) == ':' && l.charAt(8) == '.') {
-        long logged = LocalTime.parse(l.substring(0, 12)).toSecondOfDay();
-        long machine = LocalTime.ofInstant(now, ZoneOffset.UTC).toSecondOfDay();
-        long d = Math.floorMod(logged - machine, 86_400);
-        return d > 43_200 ? d - 86_400 : d;
+  static long operatorLogOffset(OperatorProcess op, String what) throws Exception {
+    String[] line = new String[1];
+    Instant[] seen = new Instant[1];
+    await().atMost(30, TimeUnit.SECONDS).pollInterval(20, TimeUnit.MILLISECONDS).until(() -> {
+      List<String> lines = Files.readAllLines(op.log());
+      for (int i = lines.size() - 1; i >= 0; i--) {
+        if (lines.get(i).contains(what) && lines.get(i).length() > 12 && lines.get(i).charAt(2) == ':') {
+          line[0] = lines.get(i);
+          seen[0] = Instant.now();
+          return true;
+        }
       }
-    }
-    throw new AssertionError("nothing logged:\n" + op.logTail(20));
+      return false;
+    });
+    long logged = LocalTime.parse(line[0].substring(0, 12)).toSecondOfDay();
+    long machine = LocalTime.ofInstant(seen[0], java.time.ZoneId.systemDefault()).toSecondOfDay();
+    long d = Math.floorMod(logged - machine, 86_400);
+    return d > 43_200 ? d - 86_400 : d;
   }
 }

@@ -1,0 +1,63 @@
+package io.hbaseqos.operator.reconciler;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * When a resource is reconciled again: a timer of the operator's own, on the monotonic clock
+ * ({@link ScheduledThreadPoolExecutor} waits by {@link System#nanoTime()}). The framework's
+ * {@code rescheduleAfter} runs on {@link java.util.Timer}, which goes by the wall clock: after the
+ * host's clock stepped back an hour, every loop's next period would wait an hour (ClockStepE2E saw
+ * a calibration loop skip two periods until the resync asked it again), and after a step forward
+ * every wait would end at once. One wake per resource: the latest asked replaces the one before, as
+ * {@code rescheduleAfter} does, and a reconcile that asks for none cancels it.
+ */
+final class Wakeups implements AutoCloseable {
+  private final ScheduledThreadPoolExecutor timer;
+  private final Map<String, ScheduledFuture<?>> pending = new ConcurrentHashMap<>();
+
+  Wakeups() {
+    timer = new ScheduledThreadPoolExecutor(1, r -> {
+      Thread t = new Thread(r, "hbaseqos-wakeups");
+      t.setDaemon(true);
+      return t;
+    });
+    timer.setRemoveOnCancelPolicy(true);
+  }
+
+  /** Runs {@code wake} after {@code delay} (null: never), instead of what was asked for {@code key} before. */
+  void after(String key, Duration delay, Runnable wake) {
+    if (delay == null) {
+      cancel(key);
+      return;
+    }
+    pending.compute(key, (k, before) -> {
+      if (before != null) {
+        before.cancel(false);
+      }
+      return timer.schedule(wake, Math.max(0, delay.toMillis()), TimeUnit.MILLISECONDS);
+    });
+  }
+
+  /** Drops what was asked for {@code key} (the resource is gone, or asks for no wake). */
+  void cancel(String key) {
+    ScheduledFuture<?> f = pending.remove(key);
+    if (f != null) {
+      f.cancel(false);
+    }
+  }
+
+  /** How many resources have a wake asked for (run or not). */
+  int size() {
+    return pending.size();
+  }
+
+  @Override
+  public void close() {
+    timer.shutdownNow();
+  }
+}

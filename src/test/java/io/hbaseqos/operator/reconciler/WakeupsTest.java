@@ -1,0 +1,48 @@
+package io.hbaseqos.operator.reconciler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class WakeupsTest {
+
+  /**
+   * The timer runs its wakes one at a time in the order of their times: a wake asked for after a
+   * dropped one's time has run only once the dropped one would have.
+   */
+  @Test
+  void theLatestWakeReplacesTheOneBeforeAndNoneCancelsIt() throws Exception {
+    try (Wakeups w = new Wakeups()) {
+      AtomicInteger replaced = new AtomicInteger();
+      AtomicInteger cancelled = new AtomicInteger();
+      CountDownLatch latest = new CountDownLatch(1);
+      CountDownLatch after = new CountDownLatch(1);
+      w.after("a", Duration.ofMillis(100), replaced::incrementAndGet);
+      w.after("a", Duration.ofMillis(10), latest::countDown);
+      w.after("b", Duration.ofMillis(100), cancelled::incrementAndGet);
+      w.after("b", null, null);
+      assertThat(latest.await(30, TimeUnit.SECONDS)).as("the latest wake ran").isTrue();
+      w.after("c", Duration.ofMillis(300), after::countDown);
+      assertThat(after.await(30, TimeUnit.SECONDS)).isTrue();
+      assertThat(replaced).as("the wake it replaced").hasValue(0);
+      assertThat(cancelled).as("the wake a reconcile asking for none cancelled").hasValue(0);
+      assertThat(w.size()).as("a and c were asked for; b was cancelled").isEqualTo(2);
+      w.cancel("a");
+      w.cancel("c");
+      assertThat(w.size()).isZero();
+    }
+  }
+
+  @Test
+  void aWakeWithNoDelayLeftRunsAtOnce() throws Exception {
+    try (Wakeups w = new Wakeups()) {
+      CountDownLatch ran = new CountDownLatch(1);
+      w.after("a", Duration.ofMillis(-5), ran::countDown);
+      assertThat(ran.await(30, TimeUnit.SECONDS)).isTrue();
+    }
+  }
+}
