@@ -288,12 +288,17 @@ public final class Resync implements AutoCloseable {
     }
     // the RegionServers' info servers last: a port that hangs (its breaker lets a probe through every
     // 30 s) delays their readings, never drift correction or removal
-    io.hbaseqos.operator.hbase.ClusterInfo info = state.info();
-    if (info != null) {
-      connections.gatewayFor(state).readServerSettings(info.infoServers());
+    try {
+      io.hbaseqos.operator.hbase.ClusterInfo info = state.info();
+      if (info != null) {
+        connections.gatewayFor(state).readServerSettings(info.infoServers());
+      }
+      sampleUsage(key, state);
+      askTenantsWhoseRatesMoved(state, snapshot, measured);
+    } catch (RuntimeException e) {
+      // the pass still reports what it found
+      LOG.warnf(e, "resync of %s: reading the RegionServers' info servers failed", key);
     }
-    sampleUsage(key, state);
-    askTenantsWhoseRatesMoved(state, snapshot, measured);
     Set<Subject> claimed = ownership.claimed(key);
     int managed = 0;
     int unmanaged = 0;
@@ -394,8 +399,9 @@ public final class Resync implements AutoCloseable {
   /**
    * One sample of every tenant's counters and of the block cache on every RegionServer (two reads
    * per server, three when a table or namespace tenant needs the per-table metrics), kept in the
-   * cluster's state as each tenant's usage and the cluster's block cache since the last sample. Off the reconcile path: tenants are asked to write their
-   * status only when it moved materially (see {@link #askTenants}).
+   * cluster's state as each tenant's usage and the cluster's block cache since the last sample. Off
+   * the reconcile path: tenants are asked to write their status only when it moved materially (see
+   * {@link #askTenantsWhoseRatesMoved}).
    *
    * A sample that cannot be read is logged at debug and leaves the last usage in place.
    */
