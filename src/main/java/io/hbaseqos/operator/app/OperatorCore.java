@@ -85,6 +85,7 @@ public final class OperatorCore implements AutoCloseable {
   @Override
   public void close() {
     resync.close();
+    triggers.close();
     connections.close();
   }
 }

@@ -494,9 +494,9 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
     if (remaining > 0) {
       events.normal(hc, "WaitingForTenants", remaining + " TenantQuota(s) still reference this cluster; "
           + "it is removed once their throttles are cleaned up");
-      // not the framework's rescheduleAfter: its timer goes by the wall clock (see Wakeups)
+      // the operator's own timer, on the monotonic clock; the framework's as well (see Wakeups)
       triggers.reconcileClusterAfter(key, hc.getMetadata().getUid(), java.time.Duration.ofSeconds(5));
-      return DeleteControl.noFinalizerRemoval();
+      return DeleteControl.noFinalizerRemoval().rescheduleAfter(5_000);
     }
     triggers.reconcileClusterAfter(key, hc.getMetadata().getUid(), null);
     resync.cancel(key);

@@ -206,9 +206,13 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
     Pass p = new Pass(tq, clock.instant());
     run(p, context);
     p.status.write(context.getClient(), connections.fence());
-    // not the framework's rescheduleAfter: its timer goes by the wall clock (see Wakeups)
+    // the operator's own timer, on the monotonic clock; the framework's as well (see Wakeups)
     triggers.reconcileAfter(tq, p.retry);
-    return UpdateControl.noUpdate();
+    UpdateControl<TenantQuota> control = UpdateControl.noUpdate();
+    if (p.retry != null) {
+      control.rescheduleAfter(p.retry);
+    }
+    return control;
   }
 
   private void run(Pass p, Context<TenantQuota> context) {
@@ -644,7 +648,7 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
   /** The finalizer stays: the cleanup runs again after {@code delay}, on the monotonic clock. */
   private DeleteControl retryCleanup(TenantQuota tq, Duration delay) {
     triggers.reconcileAfter(tq, delay);
-    return DeleteControl.noFinalizerRemoval();
+    return DeleteControl.noFinalizerRemoval().rescheduleAfter(delay.toMillis());
   }
 
   /** The resource may go: the other claimants of its subject reconcile now (one of them takes over). */

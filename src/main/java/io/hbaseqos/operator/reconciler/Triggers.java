@@ -10,7 +10,7 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
  * How the resync loops reach the reconcilers: they ask for a reconcile through each controller's
  * {@link ResourceTrigger}, and report on the HBaseCluster with an event.
  */
-public final class Triggers implements Resync.Listener {
+public final class Triggers implements Resync.Listener, AutoCloseable {
   private final EventRecorder events;
   private final Ownership ownership;
   private volatile ResourceTrigger<TenantQuota> tenants;
@@ -74,6 +74,12 @@ public final class Triggers implements Resync.Listener {
       int i = key.indexOf('/');
       t.trigger(new ResourceID(key.substring(i + 1), key.substring(0, i)));
     }
+  }
+
+  /** Stops the timer of the wakes asked for later. */
+  @Override
+  public void close() {
+    later.close();
   }
 
   @Override

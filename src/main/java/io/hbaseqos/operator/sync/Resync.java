@@ -288,16 +288,21 @@ public final class Resync implements AutoCloseable {
     }
     // the RegionServers' info servers last: a port that hangs (its breaker lets a probe through every
     // 30 s) delays their readings, never drift correction or removal
-    try {
-      io.hbaseqos.operator.hbase.ClusterInfo info = state.info();
-      if (info != null) {
+    // each step on its own: a failure is logged and the pass still reports what it found
+    io.hbaseqos.operator.hbase.ClusterInfo info = state.info();
+    if (info != null) {
+      try {
         connections.gatewayFor(state).readServerSettings(info.infoServers());
+      } catch (RuntimeException e) {
+        LOG.warnf("resync of %s: reading the RegionServers' quota settings failed: %s", key, Errors.rootMessage(e));
       }
-      sampleUsage(key, state);
+    }
+    sampleUsage(key, state);
+    try {
       askTenantsWhoseRatesMoved(state, snapshot, measured);
     } catch (RuntimeException e) {
-      // the pass still reports what it found
-      LOG.warnf(e, "resync of %s: reading the RegionServers' info servers failed", key);
+      LOG.warnf("resync of %s: comparing the tenants' usage with their status failed: %s", key,
+          Errors.rootMessage(e));
     }
     Set<Subject> claimed = ownership.claimed(key);
     int managed = 0;
