@@ -347,7 +347,8 @@ class ProtectionIT {
     private final java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
 
     Scraper(int port, long everyMillis) {
-      java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+      java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder()
+          .version(java.net.http.HttpClient.Version.HTTP_1_1).build();
       java.net.URI uri = java.net.URI.create("http://127.0.0.1:" + port + "/prometheus");
       timer.scheduleAtFixedRate(() -> {
         try {

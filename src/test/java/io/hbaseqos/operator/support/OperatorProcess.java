@@ -97,13 +97,29 @@ public final class OperatorProcess implements AutoCloseable {
     throw new IllegalStateException("operator not ready within " + timeout + ":\n" + logTail(60));
   }
 
+  /**
+   * HTTP/1.1: with the client's default (HTTP/2, upgraded from a plain connection) a request once hung
+   * for over ten minutes in a CI run although the operator answered curl in 12 ms, and its own
+   * timeout never fired; the wait is bounded here whatever the client does.
+   */
+  private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+      .connectTimeout(Duration.ofSeconds(10)).build();
+
   public HttpResponse<String> get(String path) throws IOException {
+    java.util.concurrent.CompletableFuture<HttpResponse<String>> f = HTTP.sendAsync(HttpRequest.newBuilder(
+        URI.create("http://localhost:" + httpPort + path)).timeout(Duration.ofSeconds(30)).build(),
+        HttpResponse.BodyHandlers.ofString());
     try {
-      return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:" + httpPort + path))
-          .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+      return f.get(40, java.util.concurrent.TimeUnit.SECONDS);
     } catch (InterruptedException e) {
+      f.cancel(true);
       Thread.currentThread().interrupt();
       throw new IOException(e);
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+    } catch (java.util.concurrent.TimeoutException e) {
+      f.cancel(true);
+      throw new IOException("no answer from the operator's " + path + " within 40 s", e);
     }
   }
 

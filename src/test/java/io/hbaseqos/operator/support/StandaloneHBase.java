@@ -204,9 +204,11 @@ public final class StandaloneHBase implements AutoCloseable {
 
   /** The in-process RegionServer's {@code Server} metrics bean, from its own {@code /jmx}. */
   public com.fasterxml.jackson.databind.JsonNode serverBean() throws IOException, InterruptedException {
-    java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest
+    java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newBuilder()
+        .version(java.net.http.HttpClient.Version.HTTP_1_1).build().send(java.net.http.HttpRequest
         .newBuilder(java.net.URI.create("http://127.0.0.1:" + regionServerInfoPort()
-            + "/jmx?qry=Hadoop:service=HBase,name=RegionServer,sub=Server")).build(),
+            + "/jmx?qry=Hadoop:service=HBase,name=RegionServer,sub=Server")).timeout(java.time.Duration.ofSeconds(30))
+        .build(),
         java.net.http.HttpResponse.BodyHandlers.ofString());
     return new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.body()).path("beans").get(0);
   }
