@@ -32,7 +32,9 @@ public final class Faketime {
       throw new IllegalStateException("hack/faketime.sh found no libfaketime:\n" + r.output());
     }
     try {
-      Faketime f = new Faketime(lib, Files.createTempFile("hbaseqos-faketime", ".offset"));
+      Path file = Files.createTempFile("hbaseqos-faketime", ".offset");
+      file.toFile().deleteOnExit();
+      Faketime f = new Faketime(lib, file);
       f.write(seconds);
       return f;
     } catch (IOException e) {
