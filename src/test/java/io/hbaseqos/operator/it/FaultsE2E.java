@@ -522,7 +522,8 @@ class FaultsE2E {
     }
     awaitConverged(k8s, ns, 90, op);
     setQuota(QuotaSettingsFactory.throttleUser("x1-" + m, ThrottleType.REQUEST_NUMBER, 3, TimeUnit.SECONDS));
-    await().atMost(30, TimeUnit.SECONDS).until(() -> !raw(m).containsKey("u.x1-" + m + " q:s"));
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> assertThat(raw(m)).as(KubeApi::removalPicture)
+        .doesNotContainKey("u.x1-" + m + " q:s"));
     op.kill();
     setQuota(QuotaSettingsFactory.throttleUser("x2-" + m, ThrottleType.REQUEST_NUMBER, 3, TimeUnit.SECONDS));
     delete(ns, "r0");

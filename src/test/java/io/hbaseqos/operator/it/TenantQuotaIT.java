@@ -240,7 +240,8 @@ class TenantQuotaIT {
 
       // under Remove (a second resource for this HBase, ignoring all but the junk's user) it goes
       HBaseCluster remover = removerOnlyOf("junk", unmanaged);
-      await().atMost(30, TimeUnit.SECONDS).until(() -> raw(unmanaged).isEmpty());
+      await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> assertThat(raw(unmanaged)).as(KubeApi::removalPicture)
+          .isEmpty());
       k8s.resource(remover).delete();
       await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> {
         HBaseCluster c = k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").get();
@@ -314,7 +315,8 @@ class TenantQuotaIT {
     });
     String stray = "ivan-" + ns;
     HBaseQuotas.set(QuotaSettingsFactory.throttleUser(stray, ThrottleType.REQUEST_NUMBER, 5, TimeUnit.SECONDS));
-    await().atMost(30, TimeUnit.SECONDS).until(() -> raw(stray).isEmpty());
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> assertThat(raw(stray)).as(KubeApi::removalPicture)
+        .isEmpty());
     assertThat(raw(u)).as("nothing written for the invalid spec, and nothing removed")
         .isEqualTo(Map.of("u." + u + " q:s", "read_size=1125899906842624/SECONDS"));
     // and its deletion removes what it wrote
@@ -386,7 +388,8 @@ class TenantQuotaIT {
     assertThat(HBaseQuotas.user(drop)).isNotEmpty();
     // a second cluster resource for the same HBase with removal on, ignoring everything but our target
     HBaseCluster remover = removerOnlyOf("unmanaged", drop);
-    await().atMost(20, TimeUnit.SECONDS).untilAsserted(() -> assertThat(HBaseQuotas.user(drop)).isEmpty());
+    await().atMost(20, TimeUnit.SECONDS).untilAsserted(() -> assertThat(HBaseQuotas.user(drop))
+        .as(KubeApi::removalPicture).isEmpty());
     assertThat(HBaseQuotas.user(keep)).isNotEmpty();
     k8s.resource(remover).delete();
     HBaseQuotas.set(QuotaSettingsFactory.unthrottleUser(keep));
@@ -568,7 +571,8 @@ class TenantQuotaIT {
       return hc;
     });
     HBaseQuotas.set(QuotaSettingsFactory.throttleUser(stray, ThrottleType.REQUEST_NUMBER, 5, TimeUnit.SECONDS));
-    await().atMost(30, TimeUnit.SECONDS).until(() -> raw(stray).isEmpty());
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> assertThat(raw(stray)).as(KubeApi::removalPicture)
+        .isEmpty());
   }
 
   /** The record of retained subjects for the shared HBase, in the operator's own namespace. */

@@ -92,7 +92,10 @@ public final class KubeApi {
   /**
    * Deletes the operator's resources in the given namespaces and waits until they are gone (while
    * an operator still runs, so finalizers clean HBase). The test API server has no namespace
-   * controller, so deleting a namespace would leave them behind for later tests' operators.
+   * controller, so deleting a namespace would leave them behind for later tests' operators. What is
+   * still there after the wait is named on stderr and removed without its finalizers: a cluster
+   * left behind whose HBase has stopped is never reached again, and a never-reached cluster holds
+   * {@code unmanagedPolicy: Remove} for every operator after it.
    */
   public static void cleanUp(java.util.Collection<String> namespaces) {
     KubernetesClient c = client();
@@ -104,26 +107,49 @@ public final class KubeApi {
       c.resources(io.hbaseqos.operator.api.HBaseCluster.class).inNamespace(ns).delete();
       waitEmpty(() -> c.resources(io.hbaseqos.operator.api.HBaseCluster.class).inNamespace(ns).list().getItems());
     }
+    List<String> left = new java.util.ArrayList<>();
+    for (String ns : namespaces) {
+      c.resources(io.hbaseqos.operator.api.TenantQuota.class).inNamespace(ns).list().getItems()
+          .forEach(r -> left.add("TenantQuota " + ns + "/" + r.getMetadata().getName()));
+      c.resources(io.hbaseqos.operator.api.HBaseCluster.class).inNamespace(ns).list().getItems()
+          .forEach(r -> left.add("HBaseCluster " + ns + "/" + r.getMetadata().getName()));
+    }
+    if (!left.isEmpty()) {
+      System.err.println("clean-up: still there a minute after deletion, removed without their finalizers: " + left);
+      forceCleanUp(namespaces);
+    }
   }
 
-  /** Removes finalizers and deletes everything (no operator running). */
+  /**
+   * Deletes everything in the given namespaces and then takes the finalizers off what is left, so
+   * it goes at once (nothing is removed from HBase). Deletion comes first: an operator that still
+   * runs cannot put a finalizer back on an object that is being deleted.
+   */
   public static void forceCleanUp(java.util.Collection<String> namespaces) {
     KubernetesClient c = client();
     for (String ns : namespaces) {
-      for (var tq : c.resources(io.hbaseqos.operator.api.TenantQuota.class).inNamespace(ns).list().getItems()) {
-        c.resource(tq).edit(r -> {
-          r.getMetadata().setFinalizers(List.of());
-          return r;
-        });
-      }
-      for (var hc : c.resources(io.hbaseqos.operator.api.HBaseCluster.class).inNamespace(ns).list().getItems()) {
-        c.resource(hc).edit(r -> {
-          r.getMetadata().setFinalizers(List.of());
-          return r;
-        });
-      }
       c.resources(io.hbaseqos.operator.api.TenantQuota.class).inNamespace(ns).delete();
       c.resources(io.hbaseqos.operator.api.HBaseCluster.class).inNamespace(ns).delete();
+      for (var tq : c.resources(io.hbaseqos.operator.api.TenantQuota.class).inNamespace(ns).list().getItems()) {
+        dropFinalizers(c.resource(tq));
+      }
+      for (var hc : c.resources(io.hbaseqos.operator.api.HBaseCluster.class).inNamespace(ns).list().getItems()) {
+        dropFinalizers(c.resource(hc));
+      }
+      waitEmpty(() -> c.resources(io.hbaseqos.operator.api.TenantQuota.class).inNamespace(ns).list().getItems());
+      waitEmpty(() -> c.resources(io.hbaseqos.operator.api.HBaseCluster.class).inNamespace(ns).list().getItems());
+    }
+  }
+
+  private static void dropFinalizers(io.fabric8.kubernetes.client.dsl.Resource<?> r) {
+    try {
+      // a merge patch without a resourceVersion: no conflict with an operator writing status meanwhile
+      r.patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+          io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":null}}");
+    } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+      if (e.getCode() != 404) {
+        throw e;
+      }
     }
   }
 
@@ -137,6 +163,20 @@ public final class KubeApi {
         return;
       }
     }
+  }
+
+  /**
+   * Every HBaseCluster the API server holds, with its {@code UnmanagedRemoval} condition: what a
+   * test that waits for {@code unmanagedPolicy: Remove} prints when the wait fails (removal is held
+   * while any cluster has never been reached).
+   */
+  public static String removalPicture() {
+    return client().resources(io.hbaseqos.operator.api.HBaseCluster.class).inAnyNamespace().list().getItems().stream()
+        .map(hc -> hc.getMetadata().getNamespace() + "/" + hc.getMetadata().getName()
+            + (hc.getMetadata().getDeletionTimestamp() == null ? "" : " (being deleted)") + ": "
+            + (hc.getStatus() == null ? "no status" : hc.getStatus().condition("UnmanagedRemoval")
+                .map(x -> x.getStatus() + " " + x.getMessage()).orElse("no UnmanagedRemoval")))
+        .collect(java.util.stream.Collectors.joining("\n  ", "HBaseClusters:\n  ", ""));
   }
 
   /** A fresh namespace for one test. */
