@@ -120,10 +120,28 @@ public final class LogNewtonLaw implements ControlLaw {
   private double prevMean = Double.NaN;
   private boolean prevBinding;
 
-  private boolean converged;
+  /**
+   * Where the loop stands. A move ({@link #moveTo}) ends a convergence; a recheck lasts through
+   * limits set from outside until the loop converges again or moves on its own.
+   */
+  enum Phase {
+    /** Moving toward the target, or measuring at a limit before judging it. */
+    SEEKING,
+    /** Measuring again at the converged limit after the detector fired: only leaving the band counts. */
+    RECHECKING,
+    /** Within the band: nothing is written until the detector fires. */
+    CONVERGED,
+    /** Holding the nearer side of a step of the rate limiter (Converged or LimiterStep) until the rate there changes. */
+    ON_STEP;
+
+    boolean converged() {
+      return this == CONVERGED || this == ON_STEP;
+    }
+  }
+
+  private Phase phase = Phase.SEEKING;
+  /** The converged rate (ln) the detector watches. */
   private double reference;
-  /** Measuring again at the converged limit after the detector fired. */
-  private boolean rechecking;
   /** The converged average (and its sample count) before the recheck: a write needs the rate to differ from it. */
   private double recheckFrom;
   private int recheckWeight = 1;
@@ -131,8 +149,7 @@ public final class LogNewtonLaw implements ControlLaw {
   private double cusumDown;
   /** Closest limits known to give a rate below / above the band, and the moves that crossed the target. */
   private final Bracket bracket = new Bracket();
-  /** Holding the nearest achievable rate (outside the band) rather than one within it, and why. */
-  private boolean nearest;
+  /** On a step ({@link Phase#ON_STEP}): the step and why its nearer side is held. */
   private String nearestText;
   /** The last limit (ln) at which a clean period found HBase throttling the tenant; NaN if none. */
   private double bindLnL = Double.NaN;
@@ -231,16 +248,16 @@ public final class LogNewtonLaw implements ControlLaw {
     double mean = sum / n;
     double err = lnT - mean;
 
-    if (converged) {
+    if (phase.converged()) {
       // watch for a change of the operating point itself, not for noise around it
       double sigma = noise();
       double reference = n > 1 ? (sum - x) / (n - 1) : this.reference;
       cusumUp = Math.max(0, cusumUp + (x - reference) - ALARM_DRIFT * sigma);
       cusumDown = Math.max(0, cusumDown + (reference - x) - ALARM_DRIFT * sigma);
       // and for the average at this limit turning out to be outside the band after all
-      boolean offTarget = !nearest && n >= 4 && Math.abs(lnT - mean) > band + 2 * sigma / Math.sqrt(n);
+      boolean offTarget = phase != Phase.ON_STEP && n >= 4 && Math.abs(lnT - mean) > band + 2 * sigma / Math.sqrt(n);
       if (!offTarget && cusumUp <= ALARM_SIGMAS * sigma && cusumDown <= ALARM_SIGMAS * sigma) {
-        if (nearest) {
+        if (phase == Phase.ON_STEP) {
           // holding a side of a step: within the tolerance it is a convergence, outside it is not
           boolean outside = Math.abs(lnT - (n > 1 ? mean : reference)) > band;
           nearestText = outside && bracket.bracketed() ? nearestReason(n > 1 ? mean : reference) : nearestText;
@@ -253,12 +270,11 @@ public final class LogNewtonLaw implements ControlLaw {
       }
       // the plant changed: what the bracket says about it is stale
       bracket.forget();
-      nearest = false;
       // the rate moved: measure afresh at this limit, at once if it moved far
       recheckFrom = reference;
       recheckWeight = n - 1;
       moveTo(u, false);
-      rechecking = true;
+      phase = Phase.RECHECKING;
       if (Math.abs(lnT - x) <= NEAR_BANDS * band) {
         return new Step(limit, State.Converging, String.format("%.0f ops/s, target %.0f: the rate changed, "
             + "measuring again", y, s.target()));
@@ -269,6 +285,7 @@ public final class LogNewtonLaw implements ControlLaw {
       // near the target one period's noise is a large part of the error: act on averages
       double se = noise() / Math.sqrt(n);
       // before converging, corrections aim for the middle of the band; after, only leaving it counts
+      boolean rechecking = phase == Phase.RECHECKING;
       boolean significant = Math.abs(err) > (rechecking ? band : band / 2) && Math.abs(err) > 2 * se
           && (!rechecking || Math.abs(mean - recheckFrom) > 2 * noise() * Math.sqrt(1.0 / n + 1.0 / recheckWeight));
       if (seen == 1 || (provisional && Math.abs(err) <= band)) {
@@ -276,8 +293,7 @@ public final class LogNewtonLaw implements ControlLaw {
             s.target()));
       }
       if (!provisional && !significant && Math.abs(err) + CONFIDENCE * se <= band) {
-        converged = true;
-        rechecking = false;
+        phase = Phase.CONVERGED;
         reference = mean;
         cusumUp = 0;
         cusumDown = 0;
@@ -311,7 +327,7 @@ public final class LogNewtonLaw implements ControlLaw {
       return new Step(limit, State.AtBound, "the limit is at its " + (err > 0 ? "maximum" : "minimum")
           + outOfReach(u, err, Math.exp(mean), obs.throttledShare()));
     }
-    rechecking = false;
+    phase = Phase.SEEKING;
     prevLnL = u;
     prevMean = mean;
     prevBinding = binding;
@@ -376,12 +392,10 @@ public final class LogNewtonLaw implements ControlLaw {
       return new Step(Math.exp(lnHold), State.Converging, String.format("target %.0f ops/s is between steps of "
           + "the throttle: back to limit %.0f, the nearer side, to confirm it", s.target(), Math.exp(lnHold)));
     }
-    converged = true;
-    rechecking = false;
+    phase = Phase.ON_STEP;
     reference = low ? bracket.lowMean() : bracket.highMean();
     cusumUp = 0;
     cusumDown = 0;
-    nearest = true;
     nearestText = nearestReason(reference);
     if (Math.abs(reference - lnT) <= band) {
       // the nearer side measures within the tolerance: a convergence, held quietly like a step's side
@@ -458,7 +472,7 @@ public final class LogNewtonLaw implements ControlLaw {
    */
   public void resumeConverged(double limit, double observedOps) {
     moveTo(Math.log(limit), false);
-    converged = true;
+    phase = Phase.CONVERGED;
     reference = Math.log(observedOps);
     cusumUp = 0;
     cusumDown = 0;
@@ -471,7 +485,7 @@ public final class LogNewtonLaw implements ControlLaw {
    */
   public void resumeLimiterStep(double limit, double observedOps, String text) {
     resumeConverged(limit, observedOps);
-    nearest = true;
+    phase = Phase.ON_STEP;
     nearestText = text;
   }
 
@@ -498,8 +512,9 @@ public final class LogNewtonLaw implements ControlLaw {
     seen = 0;
     sum = 0;
     lastX = Double.NaN;
-    converged = false;
-    nearest = false;
+    if (phase.converged()) {
+      phase = Phase.SEEKING;
+    }
     nearestText = null;
     raisedBelow = false;
   }
