@@ -122,6 +122,30 @@ public record UsersMetrics(Map<String, Map<String, Double>> servers, Map<String,
     return worst;
   }
 
+  /**
+   * Per server, a user's latency statistic there in milliseconds (as {@link #latency}, with the
+   * windows the operator's own reads took from that server): the servers where it had operations.
+   */
+  public Map<String, Double> latencyOn(String user, Set<String> ops, String stat) {
+    String u = RegionServerMetrics.sanitize(user);
+    Map<String, Double> out = new LinkedHashMap<>();
+    for (String server : servers.keySet()) {
+      double worst = 0;
+      for (Map<String, Double> values : java.util.List.of(servers.get(server), taken.getOrDefault(server, Map.of()))) {
+        for (String op : ops) {
+          Double v = values.get(RegionServerMetrics.prometheusName("Users", "User_" + u + "_metric_" + op + "_" + stat));
+          if (v != null && v > worst) {
+            worst = v;
+          }
+        }
+      }
+      if (worst > 0) {
+        out.put(server, worst);
+      }
+    }
+    return out;
+  }
+
   /** The user's operations of these kinds its histograms ever counted, over servers (their {@code num_ops}). */
   public long histogramOps(String user, Set<String> ops) {
     String u = RegionServerMetrics.sanitize(user);

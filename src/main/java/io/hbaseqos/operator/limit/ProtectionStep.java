@@ -406,13 +406,29 @@ final class ProtectionStep {
         // what is left of the window cannot vouch for the period; a miss in it is a miss all the same
         return ProtectionLoops.Reading.failed(partial);
       }
+      // the servers on which it missed: where a squeeze is placed
+      Set<String> missedOn = new java.util.TreeSet<>();
+      values.latencyOn(user, ops, stat).forEach((server, v) -> {
+        if (v > o.getBoundMillis()) {
+          missedOn.add(server);
+        }
+      });
       // 0 after operations were counted: all under HBase's millisecond; without a count before, no operation
-      return new ProtectionLoops.Reading(ms, null, ms == 0 && (before == null || count <= before));
+      return new ProtectionLoops.Reading(ms, null, ms == 0 && (before == null || count <= before), missedOn);
+    }
+
+    /** Per sheddable member, its use on each server, from the last {@link #uses}. */
+    private final Map<String, Map<String, Double>> serverUses = new HashMap<>();
+
+    @Override
+    public Map<String, Map<String, Double>> serverUses(List<ProtectionLoops.Member> sheddables) {
+      return serverUses;
     }
 
     @Override
     public Map<String, Double> uses(List<ProtectionLoops.Member> sheddables) {
       Map<String, Double> out = new HashMap<>();
+      serverUses.clear();
       for (ProtectionLoops.Member m : sheddables) {
         Tenant t = byId.get(m.id());
         String user = t.spec().getSubject().getUser();
@@ -438,14 +454,17 @@ final class ProtectionStep {
         boolean cluster = t.spec().getScope() == TenantQuotaSpec.Scope.CLUSTER;
         double use = 0;
         boolean reset = false;
+        Map<String, Double> perServer = new java.util.TreeMap<>();
         for (var e : now.entrySet()) {
           long d = e.getValue() - before.ops().get(e.getKey());
           reset |= d < 0;
           // a MACHINE limit binds on the busiest server; a CLUSTER one on the sum
           use = cluster ? use + d / seconds : Math.max(use, d / seconds);
+          perServer.put(e.getKey(), d / seconds);
         }
         if (!reset) {
           out.put(m.id(), use);
+          serverUses.put(m.id(), perServer);
         }
       }
       return out;

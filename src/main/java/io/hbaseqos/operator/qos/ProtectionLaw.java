@@ -106,7 +106,20 @@ public final class ProtectionLaw {
    * One objective of a protected tenant and what was measured for it (NaN with a problem: unknown;
    * {@code idle}: the tenant did no such operation in the window).
    */
-  public record Objective(String name, double boundMillis, double millis, String problem, boolean idle) {
+  public record Objective(String name, double boundMillis, double millis, String problem, boolean idle,
+      Set<String> missedOn) {
+    /**
+     * @param missedOn the servers on which the reading was over the bound (empty: not known, or none)
+     */
+    public Objective {
+      missedOn = missedOn == null ? Set.of()
+          : Set.copyOf(missedOn.stream().filter(java.util.Objects::nonNull).toList());
+    }
+
+    public Objective(String name, double boundMillis, double millis, String problem, boolean idle) {
+      this(name, boundMillis, millis, problem, idle, Set.of());
+    }
+
     /** An objective whose reading is 0 exactly when the tenant was idle. */
     public Objective(String name, double boundMillis, double millis, String problem) {
       this(name, boundMillis, millis, problem, millis == 0);
@@ -144,9 +157,32 @@ public final class ProtectionLaw {
    * @param roof the load at which it was last squeezed: the lower of its limit and what it used (0: none known)
    * @param inForce the limit HBase holds for it: this law's, or lower when another loop (calibration) holds it
    *     lower; a squeeze starts from it, or it would not bite
+   * @param usedOn what it used in the last period on each server (empty: not known per server)
    */
   public record Sheddable(String id, int priority, long floor, long ceiling, long limit, double used,
-      long roof, long inForce) {
+      long roof, long inForce, Map<String, Double> usedOn) {
+    public Sheddable {
+      Map<String, Double> known = new HashMap<>();
+      if (usedOn != null) {
+        usedOn.forEach((server, use) -> {
+          if (server != null && use != null) {
+            known.put(server, use);
+          }
+        });
+      }
+      usedOn = Map.copyOf(known);
+    }
+
+    /** Whether what it did on each server is known: an entry per server, each a number. */
+    boolean knownPerServer() {
+      return !usedOn.isEmpty() && usedOn.values().stream().allMatch(u -> Double.isFinite(u) && u >= 0);
+    }
+
+    public Sheddable(String id, int priority, long floor, long ceiling, long limit, double used, long roof,
+        long inForce) {
+      this(id, priority, floor, ceiling, limit, used, roof, inForce, Map.of());
+    }
+
     public Sheddable(String id, int priority, long floor, long ceiling, long limit, double used, long roof) {
       this(id, priority, floor, ceiling, limit, used, roof, limit);
     }
@@ -187,6 +223,8 @@ public final class ProtectionLaw {
     private final Map<String, Map<String, Long>> below = new HashMap<>();
     private final Map<String, Evidence> evidence = new HashMap<>();
     private final Map<String, Integer> idle = new HashMap<>();
+    /** Per protected tenant: the servers its last placed miss was on, for a squeeze its record asks for. */
+    private final Map<String, Set<String>> placedOn = new HashMap<>();
 
     Evidence evidence(String protectedId) {
       return evidence.computeIfAbsent(protectedId, k -> new Evidence());
@@ -280,11 +318,11 @@ public final class ProtectionLaw {
   public static Decision step(List<Protected> protecteds, List<Sheddable> declared, Memory memory) {
     // a limit outside [floor, ceiling] (the spec changed) comes back inside first
     List<Sheddable> sheddables = declared.stream().map(s -> new Sheddable(s.id(), s.priority(), s.floor(), s.ceiling(),
-        Math.max(s.floor(), Math.min(s.ceiling(), s.limit())), s.used(), s.roof(), s.inForce())).toList();
+        Math.max(s.floor(), Math.min(s.ceiling(), s.limit())), s.used(), s.roof(), s.inForce(), s.usedOn())).toList();
     Map<String, Stance> stances = judge(protecteds, sheddables, memory);
     Squeezes squeezes = squeeze(protecteds, sheddables, stances, memory);
     Map<String, Cap> caps = new LinkedHashMap<>(squeezes.caps());
-    holdOrGiveBack(protecteds, sheddables, stances, caps, memory);
+    holdOrGiveBack(protecteds, sheddables, stances, caps, squeezes.holding(), memory);
     return new Decision(caps, standings(protecteds, sheddables, stances, caps, squeezes));
   }
 
@@ -313,6 +351,7 @@ public final class ProtectionLaw {
         // the spread at fixed limits (the ones it saw, a user's static throttles, may have moved unseen)
         memory.evidence.remove(p.id());
         memory.recentViolations.remove(p.id());
+        memory.placedOn.remove(p.id());
       }
       boolean steady = before == null || before.equals(now);
       Evidence e = memory.evidence(p.id());
@@ -327,6 +366,16 @@ public final class ProtectionLaw {
       Double h = headroom(p);
       if (h != null) {
         e.add(h);
+      }
+      if (verdict == Verdict.VIOLATED) {
+        // where this miss was, for a squeeze the record asks for later in a period without one
+        List<Objective> missed = p.objectives().stream().filter(o -> o.verdict() == Verdict.VIOLATED).toList();
+        if (placed(missed)) {
+          memory.placedOn.put(p.id(), missed.stream().flatMap(o -> o.missedOn().stream())
+              .collect(java.util.stream.Collectors.toCollection(TreeSet::new)));
+        } else {
+          memory.placedOn.remove(p.id());
+        }
       }
       // a violation is acted on when it is gross or confirmed (one of the two measured periods before was
       // violated too), and the limits are cut when their periods miss more often than the budget allows
@@ -372,22 +421,28 @@ public final class ProtectionLaw {
         .sorted(Comparator.comparingInt(Protected::priority).reversed()).toList();
     Map<String, Double> cutOf = new HashMap<>();
     Map<String, List<String>> causes = new HashMap<>();
+    Map<String, List<String>> whys = new HashMap<>();
     Set<String> outOfCapacity = new HashSet<>();
     for (Protected p : violated) {
       List<Sheddable> below = below(p, sheddables).toList();
-      TreeSet<Integer> levels = new TreeSet<>();
-      below.stream().filter(Sheddable::canGive).forEach(s -> levels.add(s.priority()));
-      if (levels.isEmpty()) {
+      if (below.stream().noneMatch(Sheddable::canGive)) {
         outOfCapacity.add(p.id());
         continue;
       }
-      int level = levels.first();
       double f = cut(p, memory.evidence(p.id()));
-      for (Sheddable s : below) {
-        if (s.priority() == level && s.canGive()) {
-          cutOf.merge(s.id(), f, Math::min);
-          causes.computeIfAbsent(s.id(), k -> new ArrayList<>()).add(p.id());
+      Attribution a = attribute(p, below, memory.placedOn.get(p.id()));
+      for (var e : a.shares().entrySet()) {
+        // the tenant that did the most of that work takes the whole cut, the others in proportion; a cut
+        // shallower than the shallowest the law makes is none
+        double fi = 1 - (1 - f) * e.getValue();
+        if (fi > SHALLOWEST_CUT + 1e-9) {
+          continue;
         }
+        cutOf.merge(e.getKey(), fi, Math::min);
+        causes.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(p.id());
+        whys.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(a.servers().isEmpty() ? p.id()
+            : String.format(java.util.Locale.ROOT, "%s, missed on %s, where it did %.0f%% of the work of the "
+                + "tenants of its priority", p.id(), String.join(" and ", a.servers()), 100 * a.work().get(e.getKey())));
       }
     }
     Map<String, Cap> caps = new LinkedHashMap<>();
@@ -409,9 +464,79 @@ public final class ProtectionLaw {
       List<String> by = causes.get(s.id());
       by.forEach(p -> holding.computeIfAbsent(p, k -> new ArrayList<>()).add(s.id()));
       caps.put(s.id(), new Cap(next, Action.SQUEEZED, by, "squeezed from " + from + " to " + next
-          + " req/sec for the latency of " + String.join(", ", by), Math.max(next, Math.round(base))));
+          + " req/sec for the latency of " + String.join(whys.get(s.id()).equals(by) ? ", " : "; ", whys.get(s.id())),
+          Math.max(next, Math.round(base))));
     }
     return new Squeezes(caps, holding, outOfCapacity);
+  }
+
+  /** Whether every missed objective names the servers it missed on. */
+  static boolean placed(List<Objective> missed) {
+    return !missed.isEmpty() && missed.stream().noneMatch(o -> o.missedOn().isEmpty());
+  }
+
+  /**
+   * Whom a protected tenant's squeeze falls on, and how hard (1: the whole cut).
+   *
+   * @param servers the servers the miss was placed on (empty: not placed, the whole level is cut)
+   * @param shares per tenant cut, its work on those servers over the most any of them did there
+   * @param work per tenant cut, its share of the work of the tenants below on those servers
+   */
+  record Attribution(List<String> servers, Map<String, Double> shares, Map<String, Double> work) {}
+
+  /**
+   * Rule 5's tenants. Where the source places the miss (the servers on which each missed reading was
+   * over the bound; for a squeeze the record asks for in a period without a miss, where the last
+   * placed miss was) and knows what every tenant below that can give did on each server, the squeeze
+   * falls on the lowest priority level that worked there, on each tenant in proportion to its work
+   * there: the one that did the most takes the whole cut, one that did none is spared. Otherwise
+   * (a source that reads no server, such as a Prometheus query; a tenant whose work per server is
+   * not known; nobody below working where the miss was, as when the harm comes through a shared
+   * host) every tenant of the lowest level that can give takes the whole cut.
+   */
+  static Attribution attribute(Protected p, List<Sheddable> below, Set<String> lastPlaced) {
+    List<Sheddable> can = below.stream().filter(Sheddable::canGive).toList();
+    TreeSet<String> servers = new TreeSet<>();
+    List<Objective> missed = p.objectives().stream().filter(o -> o.verdict() == Verdict.VIOLATED).toList();
+    missed.forEach(o -> servers.addAll(o.missedOn()));
+    // every miss placed (a missed Prometheus objective names no server, and may be what sizes the cut)
+    boolean placed = placed(missed);
+    if (missed.isEmpty() && lastPlaced != null) {
+      // a squeeze the record asks for in a period without a miss: where the last misses were
+      servers.addAll(lastPlaced);
+      placed = true;
+    }
+    // and every candidate's work per server known
+    if (placed && can.stream().allMatch(Sheddable::knownPerServer)) {
+      TreeSet<Integer> levels = new TreeSet<>();
+      Map<String, Double> there = new HashMap<>();
+      for (Sheddable s : can) {
+        double w = servers.stream().mapToDouble(x -> s.usedOn().getOrDefault(x, 0.0)).sum();
+        there.put(s.id(), w);
+        if (w > 0) {
+          levels.add(s.priority());
+        }
+      }
+      if (!levels.isEmpty()) {
+        int level = levels.first();
+        List<Sheddable> at = can.stream().filter(s -> s.priority() == level).toList();
+        double most = at.stream().mapToDouble(s -> there.get(s.id())).max().orElse(0);
+        double all = at.stream().mapToDouble(s -> there.get(s.id())).sum();
+        Map<String, Double> shares = new LinkedHashMap<>();
+        Map<String, Double> work = new LinkedHashMap<>();
+        for (Sheddable s : at) {
+          if (there.get(s.id()) > 0) {
+            shares.put(s.id(), there.get(s.id()) / most);
+            work.put(s.id(), there.get(s.id()) / all);
+          }
+        }
+        return new Attribution(List.copyOf(servers), shares, work);
+      }
+    }
+    int level = can.stream().mapToInt(Sheddable::priority).min().orElseThrow();
+    Map<String, Double> shares = new LinkedHashMap<>();
+    can.stream().filter(s -> s.priority() == level).forEach(s -> shares.put(s.id(), 1.0));
+    return new Attribution(List.of(), shares, Map.of());
   }
 
   /**
@@ -420,7 +545,7 @@ public final class ProtectionLaw {
    * calm, one level a period, bisecting under its roof), or held, with the reason in words.
    */
   private static void holdOrGiveBack(List<Protected> protecteds, List<Sheddable> sheddables,
-      Map<String, Stance> stances, Map<String, Cap> caps, Memory memory) {
+      Map<String, Stance> stances, Map<String, Cap> caps, Map<String, List<String>> holding, Memory memory) {
     Integer releaseLevel = null;
     Map<String, Protected> frozenBy = new HashMap<>();
     Map<String, List<Protected>> aboveOf = new HashMap<>();
@@ -488,14 +613,14 @@ public final class ProtectionLaw {
             + calm + " calm " + (calm == 1 ? "period" : "periods"), free ? 0 : s.roof()));
         continue;
       }
-      caps.put(s.id(), new Cap(s.limit(), Action.HELD, above, whyHeld(s, aboveOf.get(s.id()), stances, memory, calm,
-          roof), s.roof()));
+      caps.put(s.id(), new Cap(s.limit(), Action.HELD, above, whyHeld(s, aboveOf.get(s.id()), stances, holding, memory,
+          calm, roof), s.roof()));
     }
   }
 
   /** Why a tenant that is neither squeezed, frozen, free nor given back holds its limit, in words. */
-  private static String whyHeld(Sheddable s, List<Protected> above, Map<String, Stance> stances, Memory memory,
-      int calm, long roof) {
+  private static String whyHeld(Sheddable s, List<Protected> above, Map<String, Stance> stances,
+      Map<String, List<String>> holding, Memory memory, int calm, long roof) {
     String measuring = above.stream().map(Protected::id).filter(id -> stances.get(id).measuring()).findFirst()
         .orElse(null);
     Protected pending = above.stream().filter(x -> stances.get(x.id()).verdict() == Verdict.VIOLATED).findFirst()
@@ -503,6 +628,10 @@ public final class ProtectionLaw {
     if (measuring != null) {
       return "held at " + s.limit() + " req/sec: the limits below " + measuring + " changed in the last period; "
           + "the next one measures them";
+    }
+    if (pending != null && holding.containsKey(pending.id())) {
+      return "held at " + s.limit() + " req/sec: " + pending.id() + " missed its objective, and the squeeze fell on "
+          + String.join(", ", holding.get(pending.id()));
     }
     if (pending != null) {
       Evidence record = memory.evidence(pending.id());

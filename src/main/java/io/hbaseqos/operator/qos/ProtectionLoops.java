@@ -38,7 +38,16 @@ public final class ProtectionLoops {
    * did no operation of those kinds in the period ({@code idle}; a source with whole-millisecond
    * resolution reads 0 for a busy tenant whose operations all took under a millisecond).
    */
-  public record Reading(double millis, String problem, boolean idle) {
+  public record Reading(double millis, String problem, boolean idle, java.util.Set<String> missedOn) {
+    /** @param missedOn the servers on which it was over the objective's bound (empty: not known, or none) */
+    public Reading {
+      missedOn = missedOn == null ? java.util.Set.of() : java.util.Set.copyOf(missedOn);
+    }
+
+    public Reading(double millis, String problem, boolean idle) {
+      this(millis, problem, idle, java.util.Set.of());
+    }
+
     /** A reading where 0 means no operation. */
     public Reading(double millis, String problem) {
       this(millis, problem, millis == 0);
@@ -72,6 +81,14 @@ public final class ProtectionLoops {
 
     /** Per sheddable member id, what it used in the last period in its limit's units (NaN: unknown). */
     Map<String, Double> uses(List<Member> sheddables);
+
+    /**
+     * Per sheddable member id, what it used on each server in the period {@link #uses} measured (asked
+     * after it); a member without an entry is not known per server, and its squeezes are not placed.
+     */
+    default Map<String, Map<String, Double>> serverUses(List<Member> sheddables) {
+      return Map.of();
+    }
   }
 
   /** An objective's last reading and how often it was met. */
@@ -145,6 +162,8 @@ public final class ProtectionLoops {
       Map<String, List<Reading>> lat = protecteds.isEmpty() ? Map.of() : source.latencies(protecteds);
       // a use only sizes a squeeze: with nobody to protect there is none to size
       Map<String, Double> used = sheddables.isEmpty() || protecteds.isEmpty() ? Map.of() : source.uses(sheddables);
+      Map<String, Map<String, Double>> usedOn = sheddables.isEmpty() || protecteds.isEmpty() ? Map.of()
+          : source.serverUses(sheddables);
       List<ProtectionLaw.Protected> ps = new ArrayList<>();
       Map<String, List<Attainment>> attainments = new LinkedHashMap<>();
       for (Member m : protecteds) {
@@ -155,7 +174,7 @@ public final class ProtectionLoops {
           Goal g = m.objectives().get(i);
           Reading r = i < rs.size() ? rs.get(i) : Reading.failed("not read");
           ProtectionLaw.Objective o = new ProtectionLaw.Objective(g.name(), g.boundMillis(), r.millis(), r.problem(),
-              r.idle());
+              r.idle(), r.missedOn());
           os.add(o);
           ProtectionLaw.Verdict v = o.verdict();
           Deque<Boolean> h = loop.history.computeIfAbsent(m.id() + "/" + g.name(), k -> new ArrayDeque<>());
@@ -176,7 +195,8 @@ public final class ProtectionLoops {
             : m.sheddable().ceiling());
         long roof = loop.roofs.computeIfAbsent(m.id(), k -> m.statusRoof() != null ? m.statusRoof() : 0L);
         ss.add(new ProtectionLaw.Sheddable(m.id(), m.priority(), m.sheddable().floor(), m.sheddable().ceiling(), limit,
-            used.getOrDefault(m.id(), Double.NaN), roof, m.calibrated() == null ? limit : m.calibrated()));
+            used.getOrDefault(m.id(), Double.NaN), roof, m.calibrated() == null ? limit : m.calibrated(),
+            usedOn.getOrDefault(m.id(), Map.of())));
       }
       ProtectionLaw.Decision d = ProtectionLaw.step(ps, ss, loop.memory);
       boolean changed = false;

@@ -39,4 +39,19 @@ class UsersMetricsTest {
     assertThat(m.latency("bob", GETS, "99th_percentile")).as("the highest of the windows").isEqualTo(8.0);
     assertThat(new UsersMetrics(Map.of("rs1", rs1)).latency("bob", GETS, "99th_percentile")).isEqualTo(2.0);
   }
+
+  @Test
+  void aLatencyPerServerNamesTheServersWhereTheUserHadOperations() {
+    Map<String, Double> rs1 = Map.of("users_user_bob_metric_get_99th_percentile", 2.0,
+        "users_user_bob_metric_scan_time_99th_percentile", 3.0);
+    Map<String, Double> rs2 = Map.of("users_user_bob_metric_get_99th_percentile", 40.0);
+    Map<String, Double> rs3 = Map.of("users_user_ann_metric_get_99th_percentile", 90.0);
+    Map<String, Double> took = Map.of("users_user_bob_metric_get_99th_percentile", 60.0);
+    UsersMetrics m = new UsersMetrics(Map.of("rs1", rs1, "rs2", rs2, "rs3", rs3), Map.of("rs1", took));
+    assertThat(m.latencyOn("bob", GETS, "99th_percentile")).as("rs1's window the operator took counts there; rs3 "
+        + "served bob nothing").isEqualTo(Map.of("rs1", 60.0, "rs2", 40.0));
+    assertThat(m.latencyOn("bob", Set.of("get", "scan_time"), "99th_percentile")).containsEntry("rs1", 60.0);
+    assertThat(new UsersMetrics(Map.of("rs1", rs1)).latencyOn("bob", Set.of("get", "scan_time"), "99th_percentile"))
+        .isEqualTo(Map.of("rs1", 3.0));
+  }
 }

@@ -10,6 +10,8 @@ import io.hbaseqos.operator.qos.ProtectionLaw.Protected;
 import io.hbaseqos.operator.qos.ProtectionLaw.Sheddable;
 import io.hbaseqos.operator.qos.ProtectionLaw.Verdict;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class ProtectionLawTest {
@@ -365,5 +367,92 @@ class ProtectionLawTest {
     assertThat(d.caps().get("batch").limit()).isEqualTo(100);
     assertThat(d.caps().get("silver").limit()).as("batch is at its floor: silver gives for gold").isEqualTo(4000);
     assertThat(d.caps().get("silver").heldBy()).containsExactly("gold");
+  }
+
+  /** A protected tenant at priority 50 whose p99 (bound 10 ms) read {@code p99}, over the bound on {@code on}. */
+  static Protected missedOn(double p99, String... on) {
+    return new Protected("u", 50, List.of(new Objective("reads p99", 10, p99, null, false, Set.of(on))));
+  }
+
+  /** A sheddable tenant at 4000 req/sec that used, on its busiest server, the most of {@code usedOn}. */
+  static Sheddable on(String id, int priority, Map<String, Double> usedOn) {
+    double busiest = usedOn.values().stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
+    return new Sheddable(id, priority, 100, 10_000, 4000, busiest, 0, 4000, usedOn);
+  }
+
+  @Test
+  void aMissPlacedOnOneServerSqueezesOnlyTheTenantsWorkingThere() {
+    Sheddable cold = on("cold-reader", 1, Map.of("rs-a", 0.0, "rs-b", 3000.0));
+    Sheddable hot = on("hot-reader", 1, Map.of("rs-a", 3000.0, "rs-b", 0.0));
+    Decision d = ProtectionLaw.step(List.of(missedOn(25, "rs-b")), List.of(cold, hot), new Memory());
+    assertThat(d.caps().get("cold-reader").action()).isEqualTo(Action.SQUEEZED);
+    assertThat(d.caps().get("cold-reader").limit()).isEqualTo(1500);
+    assertThat(d.caps().get("cold-reader").reason()).contains("u, missed on rs-b, where it did 100% of the work of "
+        + "the tenants of its priority");
+    assertThat(d.caps().get("hot-reader").action()).as("no work where the miss was").isEqualTo(Action.HELD);
+    assertThat(d.caps().get("hot-reader").reason()).isEqualTo("held at 4000 req/sec: u missed its objective, and the "
+        + "squeeze fell on cold-reader");
+    assertThat(d.caps().get("hot-reader").limit()).isEqualTo(4000);
+    assertThat(d.standings().get("u").holding()).contains("cold-reader");
+    // the same miss placed on the other server falls on the other tenant
+    Decision mirrored = ProtectionLaw.step(List.of(missedOn(25, "rs-a")), List.of(cold, hot), new Memory());
+    assertThat(mirrored.caps().get("hot-reader").limit()).isEqualTo(1500);
+    assertThat(mirrored.caps().get("cold-reader").limit()).isEqualTo(4000);
+  }
+
+  @Test
+  void tenantsSharingTheServerTakeTheCutInProportionToTheirWorkThere() {
+    // a gross miss asks for a cut of a half: the busiest tenant there takes it whole, one doing a quarter of its
+    // work there takes a quarter of it, one doing a twentieth would take a cut under the shallowest and is spared
+    Sheddable big = on("big", 1, Map.of("rs-a", 2000.0));
+    Sheddable quarter = on("quarter", 1, Map.of("rs-a", 500.0, "rs-b", 3000.0));
+    Sheddable tiny = on("tiny", 1, Map.of("rs-a", 100.0, "rs-b", 3000.0));
+    Decision d = ProtectionLaw.step(List.of(missedOn(25, "rs-a")), List.of(big, quarter, tiny), new Memory());
+    assertThat(d.caps().get("big").limit()).isEqualTo(1000); // from its use, 2000, by a half
+    assertThat(d.caps().get("quarter").limit()).as("a cut of 1 - 0.5 x 0.25 of its use").isEqualTo(2625);
+    assertThat(d.caps().get("tiny").action()).isEqualTo(Action.HELD);
+  }
+
+  @Test
+  void aMissThatCannotBePlacedCutsTheWholeLowestLevelAsBefore() {
+    Sheddable a = on("a", 1, Map.of("rs-a", 3000.0));
+    Sheddable b = on("b", 1, Map.of("rs-b", 3000.0));
+    // no server named (a Prometheus source)
+    Decision unplaced = ProtectionLaw.step(List.of(missedOn(25)), List.of(a, b), new Memory());
+    assertThat(unplaced.caps().get("a").limit()).isEqualTo(1500);
+    assertThat(unplaced.caps().get("b").limit()).isEqualTo(1500);
+    assertThat(unplaced.caps().get("a").reason()).endsWith("for the latency of u");
+    // a tenant below whose work per server is not known: it might be the one working there
+    Sheddable unknown = new Sheddable("c", 1, 100, 10_000, 4000, 3000, 0);
+    Decision blind = ProtectionLaw.step(List.of(missedOn(25, "rs-b")), List.of(a, unknown), new Memory());
+    assertThat(blind.caps().get("a").limit()).isEqualTo(1500);
+    assertThat(blind.caps().get("c").limit()).isEqualTo(1500);
+    // a use that is not a number is not known
+    Sheddable nan = on("d", 1, Map.of("rs-a", Double.NaN, "rs-b", 10.0));
+    Decision unknownUse = ProtectionLaw.step(List.of(missedOn(25, "rs-b")), List.of(a, nan), new Memory());
+    assertThat(unknownUse.caps().get("a").limit()).isEqualTo(1500);
+    // a missed objective that names no server (a Prometheus query) beside one that does
+    Protected both = new Protected("u", 50, List.of(new Objective("reads p99", 10, 25, null, false, Set.of("rs-b")),
+        new Objective("app p99", 10, 25, null, false, Set.of())));
+    Decision half = ProtectionLaw.step(List.of(both), List.of(a, b), new Memory());
+    assertThat(half.caps().get("a").limit()).isEqualTo(1500);
+    assertThat(half.caps().get("b").limit()).isEqualTo(1500);
+    // nobody below worked where the miss was (the harm came another way, such as a host both servers share)
+    Decision elsewhere = ProtectionLaw.step(List.of(missedOn(25, "rs-c")), List.of(a, b), new Memory());
+    assertThat(elsewhere.caps().get("a").limit()).isEqualTo(1500);
+    assertThat(elsewhere.caps().get("b").limit()).isEqualTo(1500);
+  }
+
+  @Test
+  void aPlacedMissSkipsALowerLevelThatDidNoWorkThereAndMovesOnOnceTheTenantThereIsAtItsFloor() {
+    Sheddable lowest = on("lowest", 1, Map.of("rs-a", 3000.0));
+    Sheddable there = on("there", 5, Map.of("rs-b", 3000.0));
+    Decision d = ProtectionLaw.step(List.of(missedOn(25, "rs-b")), List.of(lowest, there), new Memory());
+    assertThat(d.caps().get("there").limit()).isEqualTo(1500);
+    assertThat(d.caps().get("lowest").limit()).isEqualTo(4000);
+    // the tenant there can give no more: the miss is cut from the lowest level, as an unplaced one
+    Sheddable spent = new Sheddable("there", 5, 100, 10_000, 100, 100, 0, 100, Map.of("rs-b", 100.0));
+    Decision next = ProtectionLaw.step(List.of(missedOn(25, "rs-b")), List.of(lowest, spent), new Memory());
+    assertThat(next.caps().get("lowest").limit()).isEqualTo(1500);
   }
 }

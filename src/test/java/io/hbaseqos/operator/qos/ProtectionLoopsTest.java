@@ -128,4 +128,37 @@ class ProtectionLoopsTest {
     ProtectionLoops.Plan without = loops.plan("ns/hb", List.of(DASH), period, source, later.plusSeconds(1));
     assertThat(without.decision().caps()).doesNotContainKey("ns/batch");
   }
+
+  /** A source that reads a miss on one server and each tenant's work per server. */
+  static final class PlacingSource implements ProtectionLoops.Source {
+    @Override
+    public Map<String, List<ProtectionLoops.Reading>> latencies(List<ProtectionLoops.Member> protecteds) {
+      return Map.of("ns/dash", List.of(new ProtectionLoops.Reading(80, null, false, java.util.Set.of("rs-b"))));
+    }
+
+    @Override
+    public Map<String, Double> uses(List<ProtectionLoops.Member> sheddables) {
+      return Map.of("ns/batch", 600.0, "ns/other", 600.0);
+    }
+
+    @Override
+    public Map<String, Map<String, Double>> serverUses(List<ProtectionLoops.Member> sheddables) {
+      return Map.of("ns/batch", Map.of("rs-a", 600.0), "ns/other", Map.of("rs-b", 600.0));
+    }
+  }
+
+  @Test
+  void theServersOfAMissAndTheWorkPerServerReachTheLaw() {
+    ProtectionLoops.Member dash = new ProtectionLoops.Member("ns/dash", 10,
+        List.of(new ProtectionLoops.Goal("reads p99", 20)), null, null, null, null);
+    ProtectionLoops.Member batch = new ProtectionLoops.Member("ns/batch", 1, List.of(),
+        new ProtectionLoops.Range(10, 1000), null, null, null);
+    ProtectionLoops.Member other = new ProtectionLoops.Member("ns/other", 1, List.of(),
+        new ProtectionLoops.Range(10, 1000), null, null, null);
+    ProtectionLoops.Plan plan = new ProtectionLoops().plan("ns/hb", List.of(dash, batch, other), Duration.ofSeconds(30),
+        new PlacingSource(), T0);
+    assertThat(plan.decision().caps().get("ns/other").limit()).as("a gross miss: half its use").isEqualTo(300);
+    assertThat(plan.decision().caps().get("ns/other").reason()).contains("missed on rs-b");
+    assertThat(plan.decision().caps().get("ns/batch").limit()).as("no work on rs-b").isEqualTo(1000);
+  }
 }

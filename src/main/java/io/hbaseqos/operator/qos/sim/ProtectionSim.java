@@ -21,10 +21,17 @@ import java.util.Random;
  * limit of T under which U meets its objective in at least 90% of periods (swept on the same seeds,
  * drift included).
  *
+ * <p>{@code --bystander D} adds a second batch tenant B of T's priority with demand D, working
+ * only on another server of the same capacity (U's latency does not depend on it). With the
+ * HBase source a miss is placed on U's server and each batch tenant's work per server is known,
+ * so the law squeezes T alone; {@code --unplaced} gives the law neither (a Prometheus objective),
+ * and it cuts both. The run then also reports B's throughput against its demand.
+ *
  * <p>Prints one JSON line per run: settle period, share of periods in violation (after settling
  * and in all), T's throughput against the oracle's, and the number of limit changes after settling.
  * {@code --plant mm1|knee --capacity C --demand-u D --demand-t D --p0 MS --factor F --noise S
- * --k K --lag P --periods N --seeds N [--seed N] [--drop-at N] [--drift S [--drift-correlation R]] [--trace]}.
+ * --k K --lag P --periods N --seeds N [--seed N] [--drop-at N] [--drift S [--drift-correlation R]]
+ * [--bystander D [--unplaced]] [--trace]}.
  */
 public final class ProtectionSim {
   private ProtectionSim() {}
@@ -74,7 +81,12 @@ public final class ProtectionSim {
   }
 
   public record Result(int settle, double violatedAfter, double violatedAll, double tOps, double oracleOps,
-      double oracleLimit, int changesAfter, long finalLimit) {
+      double oracleLimit, int changesAfter, long finalLimit, double bystanderShare) {
+    public Result(int settle, double violatedAfter, double violatedAll, double tOps, double oracleOps,
+        double oracleLimit, int changesAfter, long finalLimit) {
+      this(settle, violatedAfter, violatedAll, tOps, oracleOps, oracleLimit, changesAfter, finalLimit, Double.NaN);
+    }
+
     public double share() {
       return oracleOps == 0 ? Double.NaN : tOps / oracleOps;
     }
@@ -83,6 +95,15 @@ public final class ProtectionSim {
   /** One run of the law; the objective is {@code factor} x p0. */
   public static Result run(Plant plant, double factor, long floor, long ceiling, int periods, long seed,
       boolean trace) {
+    return run(plant, factor, floor, ceiling, periods, seed, trace, 0, true);
+  }
+
+  /**
+   * One run with a bystander B of demand {@code bystander} (0: none) on another server, the miss
+   * placed on U's server ({@code placed}) or not.
+   */
+  public static Result run(Plant plant, double factor, long floor, long ceiling, int periods, long seed,
+      boolean trace, double bystander, boolean placed) {
     double bound = factor * plant.p0();
     double[] drift = plant.drift(periods, seed);
     double oracle = oracleLimit(plant, bound, floor, ceiling, drift, seed);
@@ -91,6 +112,12 @@ public final class ProtectionSim {
     long limit = ceiling;
     long inForce = ceiling;
     long squeezedAt = 0;
+    // the bystander's limit, its own lag draws (so that T's run is the same with and without it)
+    Random bRnd = new Random(seed * 31 + 7);
+    long bLimit = ceiling;
+    long bInForce = ceiling;
+    long bRoof = 0;
+    double bSum = 0;
     double[] tOps = new double[periods];
     boolean[] violated = new boolean[periods];
     long[] limits = new long[periods];
@@ -99,11 +126,30 @@ public final class ProtectionSim {
       double p99 = y[1] * Math.exp(drift[p] + plant.noise() * rnd.nextGaussian());
       tOps[p] = y[0];
       violated[p] = p99 > bound;
+      List<ProtectionLaw.Sheddable> below = new ArrayList<>();
+      ProtectionLaw.Objective objective;
+      if (bystander > 0) {
+        double yB = Math.min(bystander, plant.k() * bInForce);
+        bSum += yB / bystander;
+        objective = new ProtectionLaw.Objective("reads p99", bound, p99, null, false,
+            placed && p99 > bound ? java.util.Set.of("rs-u") : java.util.Set.of());
+        below.add(new ProtectionLaw.Sheddable("t", 1, floor, ceiling, limit, y[0] / plant.k(), squeezedAt, limit,
+            placed ? Map.of("rs-u", y[0] / plant.k(), "rs-b", 0.0) : Map.of()));
+        below.add(new ProtectionLaw.Sheddable("b", 1, floor, ceiling, bLimit, yB / plant.k(), bRoof, bLimit,
+            placed ? Map.of("rs-u", 0.0, "rs-b", yB / plant.k()) : Map.of()));
+      } else {
+        objective = new ProtectionLaw.Objective("reads p99", bound, p99, null);
+        below.add(new ProtectionLaw.Sheddable("t", 1, floor, ceiling, limit, y[0] / plant.k(), squeezedAt));
+      }
       ProtectionLaw.Decision d = ProtectionLaw.step(
-          List.of(new ProtectionLaw.Protected("u", 100, List.of(new ProtectionLaw.Objective("reads p99", bound, p99,
-              null)))),
-          List.of(new ProtectionLaw.Sheddable("t", 1, floor, ceiling, limit, y[0] / plant.k(), squeezedAt)), memory);
+          List.of(new ProtectionLaw.Protected("u", 100, List.of(objective))), below, memory);
       ProtectionLaw.Cap c = d.caps().get("t");
+      if (bystander > 0) {
+        ProtectionLaw.Cap b = d.caps().get("b");
+        bLimit = b.limit();
+        bRoof = b.roof();
+        bInForce = bRnd.nextDouble() < plant.lag() ? bInForce : bLimit;
+      }
       if (trace) {
         System.out.printf(Locale.ROOT, "period %d: limit %d, T %.0f ops/s, U p99 %.2f ms (bound %.2f) -> %s%n", p,
             inForce, y[0], p99, bound, c.reason());
@@ -131,7 +177,7 @@ public final class ProtectionSim {
     int n = Math.max(1, periods - settle);
     double oracleOps = meanOps(plant, oracle, periods);
     return new Result(settle, (double) after / n, (double) all / periods, sumT / n, oracleOps, oracle, changes,
-        limit);
+        limit, bystander > 0 ? bSum / periods : Double.NaN);
   }
 
   /**
@@ -187,7 +233,7 @@ public final class ProtectionSim {
     Map<String, String> o = new HashMap<>();
     for (int i = 0; i < args.length; i++) {
       String k = args[i].replaceFirst("^--", "");
-      if (k.equals("trace")) {
+      if (k.equals("trace") || k.equals("unplaced")) {
         o.put(k, "true");
       } else if (i + 1 < args.length) {
         o.put(k, args[++i]);
@@ -204,7 +250,8 @@ public final class ProtectionSim {
     long ceiling = (long) d(o, "ceiling", 100_000);
     List<Result> runs = new ArrayList<>();
     for (long s = seed0; s < seed0 + seeds; s++) {
-      runs.add(run(plant, factor, floor, ceiling, periods, s, o.containsKey("trace")));
+      runs.add(run(plant, factor, floor, ceiling, periods, s, o.containsKey("trace"), d(o, "bystander", 0),
+          !o.containsKey("unplaced")));
     }
     double[] settle = runs.stream().mapToDouble(Result::settle).sorted().toArray();
     double[] viol = runs.stream().mapToDouble(Result::violatedAfter).sorted().toArray();
@@ -218,6 +265,12 @@ public final class ProtectionSim {
         q(settle, 0.95), q(viol, 0.5), q(viol, 0.95),
         q(runs.stream().mapToDouble(Result::violatedAll).sorted().toArray(), 0.5), q(share, 0.5), share[0],
         q(changes, 0.5), (double) goals / runs.size());
+    if (d(o, "bystander", 0) > 0) {
+      double[] b = runs.stream().mapToDouble(Result::bystanderShare).sorted().toArray();
+      System.out.printf(Locale.ROOT, "{\"bystander\":%.0f,\"placed\":%s,\"bystander_share_of_demand_median\":%.3f,"
+          + "\"bystander_share_of_demand_min\":%.3f}%n", d(o, "bystander", 0), !o.containsKey("unplaced"), q(b, 0.5),
+          b[0]);
+    }
   }
 
   /** The goals for one run: settled within 10 periods, 90% of periods met after, T within 15% of the oracle. */

@@ -56,4 +56,18 @@ class ProtectionSimTest {
       }
     }
   }
+
+  @Test
+  void aPlacedMissLeavesABatchTenantOnAnotherServerAloneWhereAnUnplacedOneCutsItWithTheCulprit() {
+    Plant plant = new Plant("mm1", 7300, 1500, 6000, 0.8, 0.1, 1, 0.3, 0);
+    for (long seed = 1; seed <= 10; seed++) {
+      Result placed = ProtectionSim.run(plant, 3, 100, 100_000, 60, seed, false, 3000, true);
+      Result unplaced = ProtectionSim.run(plant, 3, 100, 100_000, 60, seed, false, 3000, false);
+      Result alone = ProtectionSim.run(plant, 3, 100, 100_000, 60, seed, false);
+      assertThat(placed.bystanderShare()).as("seed %d", seed).isEqualTo(1.0);
+      assertThat(unplaced.bystanderShare()).as("seed %d: cut with T", seed).isLessThan(1.0);
+      // T's own run does not depend on whether the bystander is there when the miss is placed
+      assertThat(placed.tOps()).as("seed %d", seed).isEqualTo(alone.tOps());
+    }
+  }
 }
