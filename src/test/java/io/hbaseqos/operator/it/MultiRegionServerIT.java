@@ -59,7 +59,6 @@ class MultiRegionServerIT {
   static final int PERIOD_S = 10;
   static final String SKEWED = "skewed_usertable";
   static final String COLD_ONLY = "cold_usertable";
-  static final String HOT_ONLY = "hot_usertable";
   static final int ROWS = 2000;
   static StandaloneHBase hbase;
   static StandaloneHBase.RegionServerProcess coldServer;
@@ -86,8 +85,6 @@ class MultiRegionServerIT {
     splitAtShareAndPlace(TableName.valueOf(SKEWED), 0.9);
     TenantLoad.load(hbase.clientConfiguration(), "loader", TenantLoad.readWorkload(COLD_ONLY, 500));
     place(TableName.valueOf(COLD_ONLY), r -> cold);
-    TenantLoad.load(hbase.clientConfiguration(), "loader", TenantLoad.readWorkload(HOT_ONLY, 500));
-    place(TableName.valueOf(HOT_ONLY), r -> hot);
     k8s = KubeApi.client();
     operator = new OperatorHarness(k8s);
     ns = KubeApi.namespaceWithCluster("rs2", hbase.connectionSpec(), "30s");
@@ -328,95 +325,6 @@ class MultiRegionServerIT {
         assertThat(o.getJudgedPeriods()).isGreaterThanOrEqualTo(2);
       });
       assertThat(uLoad.ok()).isPositive();
-    }
-  }
-
-  /**
-   * Two sheddable tenants of one priority, each reading a table whose only region is on its own
-   * server, and a protected tenant reading the cold server's table, the slowest of its reads there
-   * within 1 ms (HBase's histograms count whole milliseconds: a read of 2 ms misses). The cold
-   * server's tenant reads on four threads as fast as it can, so the protected tenant misses there,
-   * in HBase's own per-server histograms, and nowhere else (it reads nothing elsewhere). The squeeze
-   * falls on the tenant working on the cold server; the one working on the hot server keeps its
-   * ceiling (read raw from {@code hbase:quota} every 200 ms), up to the first cut and for three
-   * periods after it, while the first can still give. (HBase times an operation from its handler's start: a paused process delays
-   * requests in the call queue, which the per-user histograms do not see.)
-   */
-  @Test
-  void aMissOnOneServerSqueezesOnlyTheSheddableTenantWorkingThere() throws Exception {
-    String m = Long.toString(System.nanoTime() % 1_000_000_000L, 36);
-    String u = "au-" + m;
-    String coldUser = "ac-" + m;
-    String hotUser = "ah-" + m;
-    TenantQuota ut = tenant(ns, "au", "hb", user(u));
-    ut.getSpec().setQos(protectedReads(100, 100, 1, PERIOD_S + "s"));
-    TenantQuota ct = tenant(ns, "ac", "hb", user(coldUser));
-    ct.getSpec().setQos(sheddable(10, 50, 5000));
-    TenantQuota ht = tenant(ns, "ah", "hb", user(hotUser));
-    ht.getSpec().setQos(sheddable(10, 50, 5000));
-    try {
-      // the tenants join while none of them reads: the loop's first steps see the protected tenant idle, and have
-      // read every tenant's counters once before there is any work to place
-      k8s.resource(ut).create();
-      k8s.resource(ct).create();
-      k8s.resource(ht).create();
-      await().ignoreException(NullPointerException.class).atMost(60, TimeUnit.SECONDS).untilAsserted(() -> {
-        assertThat(rawLimit(coldUser, "req_num")).isEqualTo(5000L);
-        assertThat(rawLimit(hotUser, "req_num")).isEqualTo(5000L);
-        assertThat(get("ac").getStatus().getQos().getState()).isEqualTo("Free");
-        assertThat(get("ah").getStatus().getQos().getState()).isEqualTo("Free");
-        assertThat(get("au").getStatus().getQos().getObjectives().get(0).getJudgedPeriods()).isGreaterThanOrEqualTo(2);
-      });
-      try (TenantLoad uLoad = TenantLoad.start(hbase.clientConfiguration(), u, TenantLoad.readWorkload(COLD_ONLY, 500),
-          2, 100);
-          TenantLoad coldLoad = TenantLoad.start(hbase.clientConfiguration(), coldUser,
-              TenantLoad.readWorkload(COLD_ONLY, 500), 4);
-          TenantLoad hotLoad = TenantLoad.start(hbase.clientConfiguration(), hotUser,
-              TenantLoad.readWorkload(HOT_ONLY, 500), 2)) {
-        List<long[]> seen = new ArrayList<>();
-        await().atMost(12L * PERIOD_S, TimeUnit.SECONDS).pollInterval(200, TimeUnit.MILLISECONDS).until(() -> {
-          long c = rawLimit(coldUser, "req_num");
-          seen.add(new long[] {c, rawLimit(hotUser, "req_num")});
-          return c < 5000;
-        });
-        assertThat(seen).as("the hot server's tenant at every read until the first cut (cold, hot)")
-            .allSatisfy(r -> assertThat(r[1]).isEqualTo(5000L));
-        long firstCut = seen.get(seen.size() - 1)[0];
-        // the status is written after HBase is
-        await().atMost(10, TimeUnit.SECONDS).untilAsserted(() -> {
-          QosStatus cq = get("ac").getStatus().getQos();
-          assertThat(cq.getHeldBy()).containsExactly(ns + "/au");
-          assertThat(cq.getMessage()).contains("missed on " + cold.getServerName());
-        });
-        System.out.printf(Locale.ROOT, "two RegionServers, a miss on the cold one: the cold server's tenant squeezed "
-            + "5000 -> %d req/sec, the hot server's tenant at %d; protected tenant's max %s ms; %s%n", firstCut,
-            rawLimit(hotUser, "req_num"), get("au").getStatus().getQos().getObjectives().get(0).getObservedMillis(),
-            get("ac").getStatus().getQos().getMessage());
-        assertThat(get("ah").getStatus().getQos().getState()).isNotEqualTo("Squeezed");
-        // three more periods, read every 200 ms: whatever the loop does next (another cut, or capacity given back
-        // once the objective holds), the hot server's tenant is not touched while the cold one can still give
-        List<long[]> after = new ArrayList<>();
-        long until = System.nanoTime() + 3L * PERIOD_S * 1_000_000_000L;
-        while (System.nanoTime() < until) {
-          after.add(new long[] {rawLimit(coldUser, "req_num"), rawLimit(hotUser, "req_num")});
-          Thread.sleep(200);
-        }
-        System.out.printf(Locale.ROOT, "two RegionServers: the next 3 periods, the cold server's tenant between %d and "
-            + "%d req/sec, the hot server's between %d and %d%n", after.stream().mapToLong(r -> r[0]).min().orElse(-1),
-            after.stream().mapToLong(r -> r[0]).max().orElse(-1), after.stream().mapToLong(r -> r[1]).min().orElse(-1),
-            after.stream().mapToLong(r -> r[1]).max().orElse(-1));
-        assertThat(after).as("cold tenant above its floor of 50 (it could still give) at every read")
-            .allSatisfy(r -> assertThat(r[0]).isGreaterThan(50L));
-        assertThat(after).as("the hot server's tenant at every read (cold, hot)")
-            .allSatisfy(r -> assertThat(r[1]).isEqualTo(5000L));
-        assertThat(uLoad.ok()).isPositive();
-        assertThat(coldLoad.ok()).isPositive();
-        assertThat(hotLoad.ok()).isPositive();
-      }
-    } finally {
-      for (String name : List.of("au", "ac", "ah")) {
-        k8s.resources(TenantQuota.class).inNamespace(ns).withName(name).delete();
-      }
     }
   }
 }
