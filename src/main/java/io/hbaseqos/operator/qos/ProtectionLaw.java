@@ -48,7 +48,9 @@ import java.util.TreeSet;
  *       limits over budget at most exp(mean h − needed), kept within [{@link #DEEPEST_CUT},
  *       {@link #SHALLOWEST_CUT}], applied to the lower of the limit and what the tenant used. Never
  *       below the floor. Tenants of equal or higher priority are never touched. When every
- *       candidate is at its floor, the protected tenant is out of capacity.</li>
+ *       candidate is at its floor, the protected tenant is out of capacity. A miss the source places
+ *       on servers, with every candidate's work per server known, is cut from the lowest level that
+ *       worked there instead, each tenant in proportion to its work there ({@link #attribute}).</li>
  *   <li><b>Give back, highest priority first</b>, when every protected tenant above a squeezed
  *       tenant either idled for {@link #CALM_PERIODS} periods in a row or has two or more periods at
  *       the limits in force whose mean headroom is confidently above what it needs (no miss in the
@@ -413,7 +415,9 @@ public final class ProtectionLaw {
 
   /**
    * Phase 2 (rule 5): each protected tenant that asks for a squeeze, most important first, cuts the
-   * lowest priority level below it that can still give; a tenant asked by several takes the deepest cut.
+   * lowest priority level below it that can still give, or, for a placed miss, the tenants of the
+   * lowest level that worked there, in proportion ({@link #attribute}); a tenant asked by several
+   * takes the deepest cut.
    */
   private static Squeezes squeeze(List<Protected> protecteds, List<Sheddable> sheddables, Map<String, Stance> stances,
       Memory memory) {
@@ -480,7 +484,7 @@ public final class ProtectionLaw {
    *
    * @param servers the servers the miss was placed on (empty: not placed, the whole level is cut)
    * @param shares per tenant cut, its work on those servers over the most any of them did there
-   * @param work per tenant cut, its share of the work of the tenants below on those servers
+   * @param work per tenant cut, its share of the work on those servers of the tenants of that level that can give
    */
   record Attribution(List<String> servers, Map<String, Double> shares, Map<String, Double> work) {}
 

@@ -22,9 +22,9 @@ import java.util.Random;
  * drift included).
  *
  * <p>{@code --bystander D} adds a second batch tenant B of T's priority with demand D, working
- * only on another server of the same capacity (U's latency does not depend on it). With the
+ * only on another server (its rate is min(D, k L); U's latency does not depend on it). With the
  * HBase source a miss is placed on U's server and each batch tenant's work per server is known,
- * so the law squeezes T alone; {@code --unplaced} gives the law neither (a Prometheus objective),
+ * so the law squeezes T alone while T can give; {@code --unplaced} gives the law neither (a Prometheus objective),
  * and it cuts both. The run then also reports B's throughput against its demand.
  *
  * <p>Prints one JSON line per run: settle period, share of periods in violation (after settling
