@@ -372,7 +372,8 @@ public final class ProtectionLaw {
       if (verdict == Verdict.VIOLATED) {
         // where this miss was, for a squeeze the record asks for later in a period without one
         List<Objective> missed = p.objectives().stream().filter(o -> o.verdict() == Verdict.VIOLATED).toList();
-        if (placed(missed)) {
+        // every miss placed: a missed Prometheus objective names no server, and may be what sizes the cut
+        if (missed.stream().noneMatch(o -> o.missedOn().isEmpty())) {
           memory.placedOn.put(p.id(), missed.stream().flatMap(o -> o.missedOn().stream())
               .collect(java.util.stream.Collectors.toCollection(TreeSet::new)));
         } else {
@@ -474,11 +475,6 @@ public final class ProtectionLaw {
     return new Squeezes(caps, holding, outOfCapacity);
   }
 
-  /** Whether every missed objective names the servers it missed on. */
-  static boolean placed(List<Objective> missed) {
-    return !missed.isEmpty() && missed.stream().noneMatch(o -> o.missedOn().isEmpty());
-  }
-
   /**
    * Whom a protected tenant's squeeze falls on, and how hard (1: the whole cut).
    *
@@ -498,18 +494,12 @@ public final class ProtectionLaw {
    * not known; nobody below working where the miss was, as when the harm comes through a shared
    * host) every tenant of the lowest level that can give takes the whole cut.
    */
-  static Attribution attribute(Protected p, List<Sheddable> below, Set<String> lastPlaced) {
+  static Attribution attribute(Protected p, List<Sheddable> below, Set<String> placedOn) {
     List<Sheddable> can = below.stream().filter(Sheddable::canGive).toList();
-    TreeSet<String> servers = new TreeSet<>();
-    List<Objective> missed = p.objectives().stream().filter(o -> o.verdict() == Verdict.VIOLATED).toList();
-    missed.forEach(o -> servers.addAll(o.missedOn()));
-    // every miss placed (a missed Prometheus objective names no server, and may be what sizes the cut)
-    boolean placed = placed(missed);
-    if (missed.isEmpty() && lastPlaced != null) {
-      // a squeeze the record asks for in a period without a miss: where the last misses were
-      servers.addAll(lastPlaced);
-      placed = true;
-    }
+    // where judge() placed this period's miss, or the last one for a squeeze the record asks for without one
+    // (null: not placed)
+    TreeSet<String> servers = placedOn == null ? new TreeSet<>() : new TreeSet<>(placedOn);
+    boolean placed = placedOn != null;
     // and every candidate's work per server known
     if (placed && can.stream().allMatch(Sheddable::knownPerServer)) {
       TreeSet<Integer> levels = new TreeSet<>();
