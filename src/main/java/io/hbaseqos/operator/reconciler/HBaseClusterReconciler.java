@@ -88,6 +88,17 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
 
   @Override
   public UpdateControl<HBaseCluster> reconcile(HBaseCluster hc, Context<HBaseCluster> context) {
+    try {
+      return reconcileOnce(hc, context);
+    } catch (RuntimeException e) {
+      // the framework retries on the wall clock; the operator's own timer retries as well (see Wakeups)
+      triggers.reconcileClusterAfter(ClusterConnections.key(hc), hc.getMetadata().getUid(),
+          Wakeups.afterFailure(TenantQuotaReconciler.failedBefore(context)));
+      throw e;
+    }
+  }
+
+  private UpdateControl<HBaseCluster> reconcileOnce(HBaseCluster hc, Context<HBaseCluster> context) {
     boolean written = Statuses.current(hc) != null;
     StatusAggregator<HBaseClusterStatus> status = new StatusAggregator<>(hc, HBaseClusterStatus.class,
         HBaseClusterStatus::new, events, clock.instant());

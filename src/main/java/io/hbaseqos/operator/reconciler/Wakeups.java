@@ -23,6 +23,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * time. On an unstepped clock the two fire together: whichever comes first reconciles, and that
  * reconcile replaces this wake or the framework cancels its own. After a step of the wall clock the
  * framework's fires late or at once: one more reconcile, which writes nothing.
+ *
+ * <p>A reconcile that fails with an exception is retried the same way ({@link #afterFailure}): the
+ * framework's retry also runs on {@link java.util.Timer}.
  */
 final class Wakeups implements AutoCloseable {
   private final ScheduledThreadPoolExecutor timer;
@@ -35,6 +38,19 @@ final class Wakeups implements AutoCloseable {
       return t;
     });
     timer.setRemoveOnCancelPolicy(true);
+  }
+
+  /**
+   * When a reconcile that failed with an exception runs again: 2 s, then 1.5 times longer per failed
+   * attempt before it, at most 5 minutes (the framework's own retry waits the same, on the wall
+   * clock, and stops after five attempts; this one goes on, so a failure that outlasts them is still
+   * retried). Pure.
+   *
+   * @param attempt how many attempts failed before this one (0: the first failure)
+   */
+  static Duration afterFailure(int attempt) {
+    double ms = 2000 * Math.pow(1.5, Math.max(0, Math.min(attempt, 30)));
+    return Duration.ofMillis((long) Math.min(ms, Duration.ofMinutes(5).toMillis()));
   }
 
   /** Runs {@code wake} after {@code delay} (null: never), instead of what was asked for {@code key} before. */

@@ -46,4 +46,16 @@ class WakeupsTest {
       assertThat(ran.await(30, TimeUnit.SECONDS)).isTrue();
     }
   }
+
+  @Test
+  void aFailedReconcileIsRetriedLaterEachTimeUpToFiveMinutesAndNeverGivenUp() {
+    assertThat(Wakeups.afterFailure(0)).isEqualTo(Duration.ofSeconds(2));
+    assertThat(Wakeups.afterFailure(1)).isEqualTo(Duration.ofSeconds(3));
+    assertThat(Wakeups.afterFailure(2)).isEqualTo(Duration.ofMillis(4500));
+    assertThat(Wakeups.afterFailure(4)).isEqualTo(Duration.ofMillis(10125));
+    // past the framework's five attempts: still retried, at most every five minutes
+    assertThat(Wakeups.afterFailure(13)).isEqualTo(Duration.ofMinutes(5));
+    assertThat(Wakeups.afterFailure(Integer.MAX_VALUE)).isEqualTo(Duration.ofMinutes(5));
+    assertThat(Wakeups.afterFailure(-1)).isEqualTo(Duration.ofSeconds(2));
+  }
 }
