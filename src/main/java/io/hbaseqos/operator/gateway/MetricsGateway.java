@@ -133,11 +133,15 @@ public final class MetricsGateway implements ClusterMetrics, AutoCloseable {
   }
 
   /**
-   * Every tenant's counters on every live RegionServer now: one read per server (two with
-   * {@code tables}), whatever the number of tenants. Blocking: the resync loop's own thread reads it.
+   * Every tenant's counters on every live RegionServer, at most {@link #REUSE} old: one read per
+   * server (two with {@code tables}), whatever the number of tenants, taken on the sampler's thread
+   * like the loops' readings. Never waits for it: a sample not there yet is
+   * {@link MetricsPendingException}, and {@code wake} runs once the read ends, whatever its outcome.
    */
-  public ServersSample usageSample(boolean tables) throws IOException {
-    return read(() -> infoServers.sample(live.infoServers(), tables));
+  public ServersSample usageSample(boolean tables, Runnable wake) throws IOException {
+    return sampler.get(List.of("usage", tables), MetricsSampler.Kind.INFO_SERVERS, null, REUSE,
+        MetricsSampler.Read.timed(() -> read(() -> infoServers.sample(live.infoServers(), tables)),
+            ServersSample::at), wake);
   }
 
   private interface Read<T> {

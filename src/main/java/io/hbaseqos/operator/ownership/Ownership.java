@@ -155,6 +155,15 @@ public final class Ownership {
         .findFirst();
   }
 
+  /**
+   * Whether the HBaseCluster of a key is known to be gone: every HBaseCluster has been read from the
+   * API server and none has that key (false while they are being read).
+   */
+  public boolean clusterGone(String clusterKey) {
+    Cache<HBaseCluster> c = clusters;
+    return c != null && c.synced() && cluster(clusterKey).isEmpty();
+  }
+
   /** The TenantQuotas referencing one HBaseCluster. */
   public List<TenantQuota> tenantsOf(String clusterKey) {
     Cache<TenantQuota> t = tenants;

@@ -14,6 +14,7 @@ import io.hbaseqos.operator.cluster.Errors;
 import io.hbaseqos.operator.metrics.OperatorMetrics;
 import io.hbaseqos.operator.ownership.Ownership;
 import io.hbaseqos.operator.ownership.RetainedSubjects;
+import io.hbaseqos.operator.gateway.MetricsPendingException;
 import io.hbaseqos.operator.hbase.CacheCounters;
 import io.hbaseqos.operator.hbase.ServersSample;
 import io.hbaseqos.operator.hbase.TenantCounters;
@@ -212,6 +213,7 @@ public final class Resync implements AutoCloseable {
     }
     policies.remove(key);
     reports.remove(key);
+    usageRecorded.remove(key);
   }
 
   public Optional<Report> report(String key) {
@@ -239,6 +241,15 @@ public final class Resync implements AutoCloseable {
     ClusterState state = connections.get(key).orElse(null);
     Policy policy = policies.get(key);
     if (state == null || policy == null) {
+      return;
+    }
+    if (ownership.clusterGone(key)) {
+      // gone without its cleanup (its finalizer taken off by hand): the cleanup would have stopped this loop, and a
+      // policy nobody declares any more (Remove above all) must not go on acting on HBase
+      LOG.warnf("HBaseCluster %s is gone without its cleanup (was its finalizer removed by hand?): its resync stops "
+          + "and its connection to HBase closes", key);
+      cancel(key);
+      connections.remove(key);
       return;
     }
     boolean wasAvailable = state.isAvailable() && state.isLoaded();
@@ -297,12 +308,23 @@ public final class Resync implements AutoCloseable {
         LOG.warnf("resync of %s: reading the RegionServers' quota settings failed: %s", key, Errors.rootMessage(e));
       }
     }
-    sampleUsage(key, state);
-    try {
-      askTenantsWhoseRatesMoved(state, snapshot, measured);
-    } catch (RuntimeException e) {
-      LOG.warnf("resync of %s: comparing the tenants' usage with their status failed: %s", key,
-          Errors.rootMessage(e));
+    Runnable compare = () -> {
+      try {
+        askTenantsWhoseRatesMoved(state, snapshot, measured);
+      } catch (RuntimeException e) {
+        LOG.warnf("resync of %s: comparing the tenants' usage with their status failed: %s", key,
+            Errors.rootMessage(e));
+      }
+    };
+    // a sample still being taken is compared when it is there, on a worker of its own; the pass goes on.
+    // The cluster, which this pass reports on at its end, reports the block cache of that sample then.
+    if (sampleUsage(key, state, () -> {
+      if (sampleUsage(key, state, null)) {
+        compare.run();
+        notifyCluster(key);
+      }
+    })) {
+      compare.run();
     }
     Set<Subject> claimed = ownership.claimed(key);
     int managed = 0;
@@ -405,12 +427,17 @@ public final class Resync implements AutoCloseable {
    * One sample of every tenant's counters and of the block cache on every RegionServer (two reads
    * per server, three when a table or namespace tenant needs the per-table metrics), kept in the
    * cluster's state as each tenant's usage and the cluster's block cache since the last sample. Off
-   * the reconcile path: tenants are asked to write their status only when it moved materially (see
+   * the reconcile path and off this pass: the sample is taken on the cluster's metrics sampler, with
+   * the loops' readings, and a pass never waits for it (a hung info port delays only the sample).
+   * Tenants are asked to write their status only when it moved materially (see
    * {@link #askTenantsWhoseRatesMoved}).
    *
-   * A sample that cannot be read is logged at debug and leaves the last usage in place.
+   * A sample that cannot be read is logged at debug and leaves the gauges unknown.
+   *
+   * @param then run on a resync worker once a sample that was not there yet is (null: nothing runs)
+   * @return whether the sample was recorded (or failed, or none was needed) now; false: it is being taken
    */
-  private void sampleUsage(String key, ClusterState state) {
+  private boolean sampleUsage(String key, ClusterState state, Runnable then) {
     Map<TenantQuota, Subject> tenants = new java.util.HashMap<>();
     for (TenantQuota tq : ownership.tenantsOf(key)) {
       try {
@@ -427,45 +454,78 @@ public final class Resync implements AutoCloseable {
     if (subjects.isEmpty() && !allUsers) {
       // no tenant to measure: the RegionServers are not read (each read resets their latency histograms
       // for whoever else reads them), and the block cache is reported with the first tenant
-      return;
+      return true;
     }
     try {
       boolean tables = subjects.stream().anyMatch(s -> s.kind() != Subject.Kind.USER);
-      ServersSample sample = connections.gatewayFor(state).usageSample(tables);
+      ServersSample sample;
+      try {
+        sample = connections.gatewayFor(state).usageSample(tables, then == null ? null : () -> resume(key, then));
+      } catch (MetricsPendingException e) {
+        return false;
+      }
       if (sample.servers().isEmpty()) {
-        return; // no live RegionServer with an info server: nothing measured
+        return true; // no live RegionServer with an info server: nothing measured
       }
-      Map<Subject, Map<String, Counts>> counts = new java.util.HashMap<>();
-      for (Subject s : subjects) {
-        Map<String, Counts> perServer = new java.util.LinkedHashMap<>();
-        sample.servers().forEach((server, values) -> perServer.put(server, TenantCounters.of(s, values)));
-        counts.put(s, perServer);
-      }
-      if (allUsers) {
-        Map<String, Counts> perServer = new java.util.LinkedHashMap<>();
-        sample.servers().forEach((server, values) -> perServer.put(server, TenantCounters.allUsers(values)));
-        counts.put(ClusterState.ALL_USERS, perServer);
-      }
-      io.hbaseqos.operator.hbase.ClusterInfo info = state.info();
-      boolean countsThrottled = info != null && HBaseVersion.parse(info.version())
-          .map(v -> v.atLeast(new HBaseVersion(2, 6, 4))).orElse(false);
-      state.recordUsage(sample.at(), counts, countsThrottled);
-      Map<String, CacheCounts> caches = new java.util.LinkedHashMap<>();
-      sample.servers().forEach((server, values) -> {
-        CacheCounts c = CacheCounters.of(values);
-        if (c != null) {
-          caches.put(server, c);
+      // a pass and the wake of the one before may both find the same sample: it is recorded once, in order
+      usageRecorded.compute(key, (k, last) -> {
+        if (last != null && !sample.at().isAfter(last)) {
+          return last;
         }
+        record(state, sample, subjects, allUsers);
+        tenants.forEach((tq, s) -> metrics.usage(tq.getMetadata().getNamespace(), tq.getMetadata().getName(),
+            state.usage(s)));
+        return sample.at();
       });
-      state.recordBlockCache(sample.at(), caches);
-      tenants.forEach((tq, s) -> metrics.usage(tq.getMetadata().getNamespace(), tq.getMetadata().getName(),
-          state.usage(s)));
     } catch (IOException | RuntimeException e) {
       // the gauges say unknown rather than the last values (an alert must not fire on frozen data)
       tenants.forEach((tq, s) -> metrics.usage(tq.getMetadata().getNamespace(), tq.getMetadata().getName(), null));
       LOG.debugf("%s: could not read the tenants' usage from the RegionServers' metrics: %s", key,
           Errors.rootMessage(e));
     }
+    return true;
+  }
+
+  /** When each cluster's last usage sample was taken (a sample is recorded once). */
+  private final Map<String, java.time.Instant> usageRecorded = new ConcurrentHashMap<>();
+
+  /** Runs what waited for a usage sample on a resync worker (the sampler's thread only wakes). */
+  private void resume(String key, Runnable then) {
+    if (!policies.containsKey(key)) {
+      return; // the cluster's resync was cancelled meanwhile
+    }
+    try {
+      workers.execute(then);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // the operator is stopping
+    }
+  }
+
+  /** The sample as each subject's usage and the servers' block cache, in the cluster's state. */
+  private static void record(ClusterState state, ServersSample sample, Set<Subject> subjects, boolean allUsers) {
+    Map<Subject, Map<String, Counts>> counts = new java.util.HashMap<>();
+    for (Subject s : subjects) {
+      Map<String, Counts> perServer = new java.util.LinkedHashMap<>();
+      sample.servers().forEach((server, values) -> perServer.put(server, TenantCounters.of(s, values)));
+      counts.put(s, perServer);
+    }
+    if (allUsers) {
+      Map<String, Counts> perServer = new java.util.LinkedHashMap<>();
+      sample.servers().forEach((server, values) -> perServer.put(server, TenantCounters.allUsers(values)));
+      counts.put(ClusterState.ALL_USERS, perServer);
+    }
+    io.hbaseqos.operator.hbase.ClusterInfo info = state.info();
+    boolean countsThrottled = info != null && HBaseVersion.parse(info.version())
+        .map(v -> v.atLeast(new HBaseVersion(2, 6, 4))).orElse(false);
+    state.recordUsage(sample.at(), counts, countsThrottled);
+    Map<String, CacheCounts> caches = new java.util.LinkedHashMap<>();
+    sample.servers().forEach((server, values) -> {
+      CacheCounts c = CacheCounters.of(values);
+      if (c != null) {
+        caches.put(server, c);
+      }
+    });
+    state.recordBlockCache(sample.at(), caches);
   }
 
   /**

@@ -234,6 +234,16 @@ class OwnershipTest {
   }
 
   @Test
+  void aClusterIsGoneOnlyOnceEveryClusterWasReadAndItIsNotAmongThem() {
+    cluster("a", "hb", null);
+    clusters.synced = false;
+    assertThat(ownership.clusterGone("a/gone")).as("not known while the clusters are being read").isFalse();
+    clusters.synced = true;
+    assertThat(ownership.clusterGone("a/gone")).isTrue();
+    assertThat(ownership.clusterGone("a/hb")).isFalse();
+  }
+
+  @Test
   void aSpecThatBecameInvalidStillClaimsItsSubject() {
     cluster("a", "hb", null);
     live.put("a/hb", "id-1");

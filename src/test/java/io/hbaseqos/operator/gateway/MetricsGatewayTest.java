@@ -1,0 +1,104 @@
+package io.hbaseqos.operator.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.sun.net.httpserver.HttpServer;
+import io.hbaseqos.operator.hbase.InfoServers;
+import io.hbaseqos.operator.hbase.MetricsUnavailableException;
+import io.hbaseqos.operator.hbase.ServersSample;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The tenants' usage samples are taken on the cluster's sampler, like the loops' readings: whoever
+ * asks (the resync pass) never waits for an info server, and is woken when the sample is there.
+ * Against an HTTP server on a local port that answers only when the test lets it.
+ */
+class MetricsGatewayTest {
+  final CountDownLatch answer = new CountDownLatch(1);
+  final List<String> requests = new CopyOnWriteArrayList<>();
+  HttpServer server;
+  MetricsGateway gateway;
+
+  @AfterEach
+  void stop() {
+    answer.countDown();
+    if (gateway != null) {
+      gateway.close();
+    }
+    if (server != null) {
+      server.stop(0);
+    }
+  }
+
+  private void start(boolean answers) throws Exception {
+    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.setExecutor(Executors.newCachedThreadPool());
+    server.createContext("/", ex -> {
+      requests.add(ex.getRequestURI().getPath() + " " + Thread.currentThread().getName());
+      try {
+        if (!answers) {
+          Thread.sleep(60_000); // a hung port: accepts, never answers
+        }
+        answer.await(60, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      String q = java.net.URLDecoder.decode(String.valueOf(ex.getRequestURI().getRawQuery()), StandardCharsets.UTF_8);
+      String body = q.equals("qry=_user_")
+          ? "users_user_alice_metric_get_num_ops{context=\"regionserver\"} 120\n"
+          : q.equals("qry=server_block_cache")
+              ? "server_block_cache_hit_count{context=\"regionserver\"} 30\n" : "";
+      byte[] b = body.getBytes(StandardCharsets.UTF_8);
+      ex.sendResponseHeaders(200, b.length);
+      ex.getResponseBody().write(b);
+      ex.close();
+    });
+    server.start();
+    int port = server.getAddress().getPort();
+    gateway = new MetricsGateway(new Object(), new Object(), new InfoServers(false, Clock.systemUTC()),
+        () -> Map.of("rs1", Map.entry("127.0.0.1", port)), null, Clock.systemUTC(), "test");
+  }
+
+  @Test
+  void aUsageSampleIsTakenOnTheSamplerAndServesWhoeverAsksWithinItsReuse() throws Exception {
+    start(true);
+    CountDownLatch woken = new CountDownLatch(1);
+    // the server answers nothing until the test lets it: returning at all proves the caller did not wait
+    assertThatThrownBy(() -> gateway.usageSample(false, woken::countDown)).isInstanceOf(MetricsPendingException.class);
+    assertThat(woken.getCount()).isEqualTo(1);
+    answer.countDown();
+    assertThat(woken.await(60, TimeUnit.SECONDS)).as("woken once the sample is there").isTrue();
+    ServersSample sample = gateway.usageSample(false, null);
+    assertThat(sample.servers().get("rs1")).containsEntry("users_user_alice_metric_get_num_ops", 120.0)
+        .containsEntry("server_block_cache_hit_count", 30.0);
+    int read = requests.size();
+    assertThat(requests).allMatch(r -> r.startsWith("/prometheus"));
+    // asked again within its reuse (the wake's own pass, another cluster pass): the same sample, no request
+    assertThat(gateway.usageSample(false, null)).isSameAs(sample);
+    assertThat(requests).hasSize(read);
+  }
+
+  @Test
+  void aHungInfoPortDelaysOnlyTheSampleAndEndsAsItsAskersMetricsUnavailable() throws Exception {
+    start(false);
+    CountDownLatch woken = new CountDownLatch(1);
+    assertThatThrownBy(() -> gateway.usageSample(false, woken::countDown)).isInstanceOf(MetricsPendingException.class);
+    // asked again while it is read: still pending, one read in flight, not a second one
+    assertThatThrownBy(() -> gateway.usageSample(false, null)).isInstanceOf(MetricsPendingException.class);
+    assertThat(woken.await(60, TimeUnit.SECONDS)).as("woken when the read gave up on the port").isTrue();
+    assertThatThrownBy(() -> gateway.usageSample(false, null)).isInstanceOf(MetricsUnavailableException.class)
+        .isNotInstanceOf(MetricsPendingException.class).hasMessageContaining("rs1");
+    assertThat(requests).as("one request to the hung port, not one per asker").hasSize(1);
+  }
+}
