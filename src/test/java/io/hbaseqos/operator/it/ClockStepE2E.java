@@ -37,7 +37,8 @@ import org.junit.jupiter.api.Test;
  * loop is on its way to its target under real YCSB load, then an hour forward once it holds. The
  * loop neither freezes (a period that would seem to end an hour later) nor jolts (a period that
  * would seem to last an hour and count almost nothing); a plain tenant's edit lands after each step;
- * the times the operator writes to status stay in order. The cluster's resync period is longer than
+ * the times the operator writes to status stay in order. Then the operator is restarted an hour
+ * behind the times it wrote: the plain tenant's edit lands and the loop resumes. The cluster's resync period is longer than
  * the test, so only the operator's own wake-ups run the loop (the framework's timer goes by the wall
  * clock, see reconciler/Wakeups). The clock starts an hour ahead, so that the step back never takes
  * it behind the machine's (before the API server's certificate was made).
@@ -155,6 +156,36 @@ class ClockStepE2E {
       System.out.printf(Locale.ROOT, "clock step: a plain tenant's edit in hbase:quota %.2f s after the step back, "
           + "%.2f s after the step forward; the loop converged %d periods after the step back and held 3 periods "
           + "after the step forward (%s)%n", editLanded, editLandedForward, rows.size(), held);
+
+      // restarted an hour back: every time in status was written by a clock an hour ahead of the new process's
+      long movesBeforeRestart = moves();
+      op.close();
+      clock.step(0);
+      op = OperatorProcess.start(KubeApi.kubeconfig(), clock.env());
+      editPlain(13);
+      await().atMost(60, TimeUnit.SECONDS).until(() -> "req_num=13/SECONDS".equals(QuotaTableRaw.userRow(hbase,
+          plainUser)));
+      assertThat(operatorLogOffset(op, "set REQUEST_NUMBER=13req/sec")).as("the new process's wall clock is an "
+          + "hour behind the one before").isBetween(-120L, 120L);
+      List<String> resumed = new ArrayList<>();
+      for (int p = 1; p <= 4; p++) {
+        TwoTenants.Sample s = load.measure(PERIOD_S);
+        var c = get("cal").getStatus().getCalibration();
+        resumed.add(String.format(Locale.ROOT, "%.0f ops/s client, %s observed, %s", s.tOps(),
+            c.getObservedOpsPerSecond(), c.getState()));
+        assertThat(c.getState()).as("no false alarm after the restart, period %d: %s", p, resumed)
+            .isNotIn("MetricsUnavailable", "DemandLimited");
+      }
+      TenantQuota after = get("cal");
+      assertThat(after.getStatus().getCalibration().getState()).as("resumed: %s", resumed)
+          .isIn("Converged", "LimiterStep");
+      // a move after a restart is allowed (its first period starts before it knew the limit in force): one write each
+      assertThat(op.metric("hbaseqos_quota_writes_total")).as("the plain tenant's edit and one write per move")
+          .isEqualTo(1 + moves() - movesBeforeRestart);
+      assertThat(QuotaTableRaw.userLimit(hbase, load.tUser, "read_num")).as("hbase:quota holds the loop's limit")
+          .isEqualTo(after.getStatus().getCalibration().getLimit());
+      System.out.printf(Locale.ROOT, "clock step: restarted an hour behind its own status times, the plain edit "
+          + "landed and the loop resumed (%s), %d move(s)%n", resumed, moves() - movesBeforeRestart);
     }
   }
 

@@ -233,6 +233,28 @@ class TenantQuotaIT {
       });
       assertThat(raw(unmanaged)).as("Retain leaves it").hasSize(1);
 
+      // an operator restart: the repaired cell is not repaired again, the unreadable one is named again, unchanged
+      // once the condition names only the unmanaged cell (a resync after the repair)
+      await().atMost(30, TimeUnit.SECONDS).until(() -> k8s.resources(HBaseCluster.class).inNamespace(ns)
+          .withName("hb").get().getStatus().condition("QuotaTableHealthy").orElseThrow().getMessage()
+          .startsWith("hbase:quota holds 1 cell"));
+      Condition reported = k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").get().getStatus()
+          .condition("QuotaTableHealthy").orElseThrow();
+      Map<String, String> repaired = raw(managed);
+      operator = operator.restarted();
+      String key = ClusterConnections.key(ns, "hb");
+      await().atMost(60, TimeUnit.SECONDS).until(() -> operator.hbaseCalls(key, "readAll") >= 3);
+      assertThat(operator.hbaseCalls(key, "setQuota")).as("nothing written after the restart").isZero();
+      assertThat(raw(managed)).as("hbase:quota, raw, after the restart").isEqualTo(repaired)
+          .isEqualTo(Map.of("u." + managed + " q:s", "req_num=100/SECONDS"));
+      assertThat(raw(unmanaged)).as("Retain still leaves it").hasSize(1);
+      Condition again = k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").get().getStatus()
+          .condition("QuotaTableHealthy").orElseThrow();
+      assertThat(again.getStatus()).isEqualTo("False");
+      assertThat(again.getMessage()).isEqualTo(reported.getMessage());
+      assertThat(again.getLastTransitionTime()).as("never reported healthy meanwhile")
+          .isEqualTo(reported.getLastTransitionTime());
+
       // drift of the managed tenant is still corrected while the junk stays
       HBaseQuotas.set(QuotaSettingsFactory.throttleUser(managed, ThrottleType.REQUEST_NUMBER, 999, TimeUnit.SECONDS));
       await().atMost(30, TimeUnit.SECONDS).untilAsserted(() ->
@@ -603,6 +625,10 @@ class TenantQuotaIT {
     keep.getSpec().setDeletionPolicy(TenantQuotaSpec.DeletionPolicy.Retain);
     k8s.resource(keep).create();
     TenantStatus.awaitReady(k8s, leaving, "keep");
+    String removed = "rob-" + ns;
+    k8s.resource(tenant(leaving, "remove", "hb", user(removed), t(ThrottleKind.REQUEST_NUMBER, "20req/sec"))).create();
+    TenantStatus.awaitReady(k8s, leaving, "remove");
+    assertThat(raw(removed)).isEqualTo(Map.of("u." + removed + " q:s", "req_num=20/SECONDS"));
     try (var namespaces = io.hbaseqos.operator.support.ControlPlane.namespaceLifecycle()) {
       k8s.namespaces().withName(leaving).delete();
       await().atMost(120, TimeUnit.SECONDS).pollInterval(1, TimeUnit.SECONDS)
@@ -610,12 +636,51 @@ class TenantQuotaIT {
               .as("namespace %s deleted", leaving).isNull());
     }
     assertThat(raw(kept)).isEqualTo(Map.of("u." + kept + " q:s", "req_num=10/SECONDS"));
+    assertThat(raw(removed)).as("the tenant with the default deletionPolicy cleaned up before its namespace went")
+        .isEmpty();
     assertThat(retainedRecord()).containsValue("user=" + kept);
+    // an operator restart: the new process knows what was kept only from the record
+    operator = operator.restarted();
     // Remove on the HBaseCluster that is left, for this case's users: the stray goes, the kept stays
     removeUnmanagedOfThisCaseAndAwait(stray);
-    assertThat(raw(kept)).as("kept: the record outlived the namespace and its HBaseCluster")
+    assertThat(raw(kept)).as("kept: the record outlived the namespace, its HBaseCluster and the operator")
         .isEqualTo(Map.of("u." + kept + " q:s", "req_num=10/SECONDS"));
     HBaseQuotas.set(QuotaSettingsFactory.unthrottleUser(kept));
+  }
+
+  /**
+   * What docs/operations.md warns of, done: an HBaseCluster waiting for its tenants has its finalizer
+   * removed by hand, as people do with objects stuck Terminating. It goes at once; its tenant says
+   * ClusterNotFound, the operator stops the gone cluster's resync, and the tenant once deleted leaves
+   * its throttle in HBase, unclaimed; an HBaseCluster of the same HBase with unmanagedPolicy Remove
+   * (narrowed to that user) takes it out.
+   */
+  @Test
+  void aClusterFinalizerRemovedByHandOrphansItsTenantsQuotasUntilRemoveTakesThem() {
+    String orphan = "olga-" + ns;
+    k8s.resource(tenant(ns, "orphan", "hb", user(orphan), t(ThrottleKind.REQUEST_NUMBER, "30req/sec"))).create();
+    awaitReady("orphan");
+    var hb = k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb");
+    hb.delete();
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> assertThat(k8s.v1().events().inNamespace(ns).list()
+        .getItems()).anySatisfy(e -> assertThat(e.getReason()).isEqualTo("WaitingForTenants")));
+    assertThat(hb.get()).as("held by its finalizer while a tenant references it").isNotNull();
+    hb.patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+        io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":null}}");
+    await().atMost(30, TimeUnit.SECONDS).until(() -> hb.get() == null);
+    awaitReason("orphan", "ClusterNotFound");
+    // its cleanup never ran: the operator stops the gone cluster's resync and closes its connection all the same
+    String key = ClusterConnections.key(ns, "hb");
+    await().atMost(30, TimeUnit.SECONDS).until(() -> operator.core.resync.report(key).isEmpty()
+        && operator.core.connections.get(key).isEmpty());
+    k8s.resource(get("orphan")).delete();
+    await().atMost(30, TimeUnit.SECONDS).until(() -> get("orphan") == null);
+    assertThat(raw(orphan)).as("orphaned in hbase:quota, as the docs say")
+        .isEqualTo(Map.of("u." + orphan + " q:s", "req_num=30/SECONDS"));
+    HBaseCluster remover = removerOnlyOf("orphan", orphan);
+    await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> assertThat(raw(orphan)).as(KubeApi::removalPicture)
+        .isEmpty());
+    k8s.resource(remover).delete();
   }
 
   /**
