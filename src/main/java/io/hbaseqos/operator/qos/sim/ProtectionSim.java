@@ -31,7 +31,8 @@ import java.util.Random;
  * and in all), T's throughput against the oracle's, and the number of limit changes after settling.
  * {@code --plant mm1|knee --capacity C --demand-u D --demand-t D --p0 MS --factor F --noise S
  * --k K --lag P --periods N --seeds N [--seed N] [--drop-at N] [--drift S [--drift-correlation R]]
- * [--bystander D [--unplaced]] [--trace]}.
+ * [--bystander D [--unplaced]] [--trace]}; {@code --grid} runs every cell of a grid instead (see
+ * {@link #grid}).
  */
 public final class ProtectionSim {
   private ProtectionSim() {}
@@ -233,11 +234,15 @@ public final class ProtectionSim {
     Map<String, String> o = new HashMap<>();
     for (int i = 0; i < args.length; i++) {
       String k = args[i].replaceFirst("^--", "");
-      if (k.equals("trace") || k.equals("unplaced")) {
+      if (k.equals("trace") || k.equals("unplaced") || k.equals("grid")) {
         o.put(k, "true");
       } else if (i + 1 < args.length) {
         o.put(k, args[++i]);
       }
+    }
+    if (o.containsKey("grid")) {
+      grid(o);
+      return;
     }
     Plant plant = new Plant(o.getOrDefault("plant", "mm1"), d(o, "capacity", 7300), d(o, "demand-u", 1500),
         d(o, "demand-t", 6000), d(o, "p0", 0.8), d(o, "noise", 0.1), d(o, "k", 1), d(o, "lag", 0.3),
@@ -271,6 +276,61 @@ public final class ProtectionSim {
           + "\"bystander_share_of_demand_min\":%.3f}%n", d(o, "bystander", 0), !o.containsKey("unplaced"), q(b, 0.5),
           b[0]);
     }
+  }
+
+  /** The grid's axes: actuation lag (the chance a write is not in force yet; 0.5 is a period on average). */
+  static final double[] GRID_LAG = {0, 0.3, 0.5};
+  static final double[] GRID_NOISE = {0.1, 0.3};
+  static final double[] GRID_DRIFT = {0, 0.2};
+  static final double[] GRID_FACTOR = {1.5, 3};
+
+  /**
+   * {@code --grid}: every cell of plant x lag x noise x drift x objective (a multiple of U's p99
+   * with T absent), each over
+   * {@code --seeds} seeds (30), the other options as given; prints one Markdown row per cell (the
+   * share of seeds meeting all three goals first) and a last line with the cells at 80% or more.
+   */
+  static void grid(Map<String, String> o) {
+    int seeds = (int) d(o, "seeds", 30);
+    long seed0 = (long) d(o, "seed", 1);
+    int periods = (int) d(o, "periods", 60);
+    long floor = (long) d(o, "floor", 100);
+    long ceiling = (long) d(o, "ceiling", 100_000);
+    System.out.println("| plant | lag | noise | drift | objective / U's unloaded p99 | goals met | settle p95 "
+        + "| U missed after, p95 "
+        + "| T / oracle, median |");
+    System.out.println("|---|---|---|---|---|---|---|---|---|");
+    int cells = 0;
+    int passing = 0;
+    for (String shape : List.of("mm1", "knee")) {
+      for (double lag : GRID_LAG) {
+        for (double noise : GRID_NOISE) {
+          for (double drift : GRID_DRIFT) {
+            for (double factor : GRID_FACTOR) {
+              Plant plant = new Plant(shape, d(o, "capacity", 7300), d(o, "demand-u", 1500), d(o, "demand-t", 6000),
+                  d(o, "p0", 0.8), noise, d(o, "k", 1), lag, (int) d(o, "drop-at", 0), drift,
+                  d(o, "drift-correlation", 0.9));
+              // the objective as a multiple of U's p99 with T absent (the unloaded p99 an operator would measure)
+              double unloaded = plant.p99(plant.demandU() / plant.capacity());
+              List<Result> runs = new ArrayList<>();
+              for (long s = seed0; s < seed0 + seeds; s++) {
+                runs.add(run(plant, factor * unloaded / plant.p0(), floor, ceiling, periods, s, false));
+              }
+              double met = (double) runs.stream().filter(Goals::met).count() / runs.size();
+              cells++;
+              passing += met >= 0.8 ? 1 : 0;
+              System.out.printf(Locale.ROOT, "| %s | %.1f | %.1f | %.1f | %.1fx | %s%.0f%% | %.0f | %.2f | %.2f |%n",
+                  shape, lag, noise, drift, factor, met >= 0.8 ? "" : "**", 100 * met,
+                  q(runs.stream().mapToDouble(Result::settle).sorted().toArray(), 0.95),
+                  q(runs.stream().mapToDouble(Result::violatedAfter).sorted().toArray(), 0.95),
+                  q(runs.stream().mapToDouble(Result::share).sorted().toArray(), 0.5));
+            }
+          }
+        }
+      }
+    }
+    System.out.printf(Locale.ROOT, "%d of %d cells meet all goals in 80%% of seeds or more (%d seeds each, %d periods)%n",
+        passing, cells, seeds, periods);
   }
 
   /** The goals for one run: settled within 10 periods, 90% of periods met after, T within 15% of the oracle. */

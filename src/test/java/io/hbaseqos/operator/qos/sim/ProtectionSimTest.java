@@ -70,4 +70,31 @@ class ProtectionSimTest {
       assertThat(placed.tOps()).as("seed %d", seed).isEqualTo(alone.tOps());
     }
   }
+
+  /** The grid prints one row per cell with the share of seeds that met the goals, and how many cells pass. */
+  @Test
+  void theGridHasARowPerCellAndItsSharesAreThoseOfTheRunsItMakes() {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream before = System.out;
+    System.setOut(new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8));
+    try {
+      ProtectionSim.main(new String[] {"--grid", "--seeds", "3", "--periods", "30"});
+    } finally {
+      System.setOut(before);
+    }
+    List<String> lines = out.toString(java.nio.charset.StandardCharsets.UTF_8).lines().toList();
+    assertThat(lines).hasSize(2 + 48 + 1);
+    assertThat(lines.get(lines.size() - 1)).endsWith("of 48 cells meet all goals in 80% of seeds or more (3 seeds each, "
+        + "30 periods)");
+    // the cell mm1, no lag, noise 0.1, no drift, objective 3x U's unloaded p99: the same runs made by hand
+    Plant plant = new Plant("mm1", 7300, 1500, 6000, 0.8, 0.1, 1, 0, 0, 0, 0.9);
+    double factor = 3 * plant.p99(1500 / 7300.0) / 0.8;
+    List<Result> rs = new ArrayList<>();
+    for (long seed = 1; seed <= 3; seed++) {
+      rs.add(ProtectionSim.run(plant, factor, 100, 100_000, 30, seed, false));
+    }
+    String pct = Math.round(100 * share(rs)) + "%";
+    assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("| mm1 | 0.0 | 0.1 | 0.0 | 3.0x | "
+        + (share(rs) >= 0.8 ? "" : "**") + pct + " |"));
+  }
 }
