@@ -69,7 +69,16 @@ public final class OperatorCore implements AutoCloseable {
     this.retained = new ConfigMapRetainedSubjects(client, java.util.Optional.ofNullable(System.getenv("POD_NAMESPACE"))
         .or(() -> java.util.Optional.ofNullable(client.getNamespace())).filter(n -> !n.isBlank()).orElse("default"));
     this.triggers = new Triggers(events, ownership);
-    this.resync = new Resync(connections, ownership, sync, retained, metrics);
+    // a cluster the informer no longer lists is gone only if the API server says so too (a watch may lag)
+    this.resync = new Resync(connections, ownership, sync, retained, metrics, key -> {
+      try {
+        String[] nsName = key.split("/", 2);
+        return client.resources(io.hbaseqos.operator.api.HBaseCluster.class).inNamespace(nsName[0])
+            .withName(nsName[1]).get() != null;
+      } catch (RuntimeException e) {
+        return true; // not known: it stays
+      }
+    });
     this.limits = new TenantLimits(loops, protection, TenantQuotaReconciler.peers(ownership));
     resync.bind(triggers);
   }

@@ -144,6 +144,16 @@ public final class MetricsGateway implements ClusterMetrics, AutoCloseable {
             ServersSample::at), wake);
   }
 
+  /**
+   * The last usage sample taken, however long its read took: what the asker woken by that read
+   * records (null: none yet, or a read runs).
+   *
+   * @throws IOException that read's failure
+   */
+  public ServersSample lastUsageSample(boolean tables) throws IOException {
+    return sampler.latest(List.of("usage", tables));
+  }
+
   private interface Read<T> {
     T get() throws IOException;
   }

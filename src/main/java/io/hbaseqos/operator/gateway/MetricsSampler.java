@@ -131,6 +131,30 @@ final class MetricsSampler implements AutoCloseable {
         + " are being read");
   }
 
+  /**
+   * The slot's last result, however old, once no read of it runs: what a waiter woken by that read
+   * takes (a read slower than the reuse time still serves it); null when there is none yet or a read
+   * runs.
+   *
+   * @throws IOException that read's own failure
+   */
+  @SuppressWarnings("unchecked")
+  <T> T latest(Object key) throws IOException {
+    Slot s = slots.get(key);
+    if (s == null) {
+      return null;
+    }
+    synchronized (s) {
+      if (s.running || s.at == null) {
+        return null;
+      }
+      if (s.failure != null) {
+        throw s.failure;
+      }
+      return (T) s.value;
+    }
+  }
+
   private <T> void run(Slot s, Read<T> read) {
     Instant started = clock.instant();
     T value = null;

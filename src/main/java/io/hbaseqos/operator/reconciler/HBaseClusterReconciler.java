@@ -88,14 +88,16 @@ public class HBaseClusterReconciler implements Reconciler<HBaseCluster>, Cleaner
 
   @Override
   public UpdateControl<HBaseCluster> reconcile(HBaseCluster hc, Context<HBaseCluster> context) {
+    UpdateControl<HBaseCluster> done;
     try {
-      return reconcileOnce(hc, context);
+      done = reconcileOnce(hc, context);
     } catch (RuntimeException e) {
       // the framework retries on the wall clock; the operator's own timer retries as well (see Wakeups)
-      triggers.reconcileClusterAfter(ClusterConnections.key(hc), hc.getMetadata().getUid(),
-          Wakeups.afterFailure(TenantQuotaReconciler.failedBefore(context)));
+      triggers.clusterFailed(ClusterConnections.key(hc), hc.getMetadata().getUid());
       throw e;
     }
+    triggers.clusterSucceeded(hc.getMetadata().getUid());
+    return done;
   }
 
   private UpdateControl<HBaseCluster> reconcileOnce(HBaseCluster hc, Context<HBaseCluster> context) {

@@ -209,9 +209,10 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
       p.status.write(context.getClient(), connections.fence());
     } catch (RuntimeException e) {
       // the framework retries on the wall clock; the operator's own timer retries as well (see Wakeups)
-      triggers.reconcileAfter(tq, Wakeups.afterFailure(failedBefore(context)));
+      triggers.tenantFailed(tq);
       throw e;
     }
+    triggers.tenantSucceeded(tq);
     // the operator's own timer, on the monotonic clock; the framework's as well (see Wakeups)
     triggers.reconcileAfter(tq, p.retry);
     UpdateControl<TenantQuota> control = UpdateControl.noUpdate();
@@ -219,11 +220,6 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
       control.rescheduleAfter(p.retry);
     }
     return control;
-  }
-
-  /** How many attempts of this reconcile failed before this one. */
-  static int failedBefore(Context<?> context) {
-    return context.getRetryInfo().map(r -> r.getAttemptCount()).orElse(0);
   }
 
   private void run(Pass p, Context<TenantQuota> context) {

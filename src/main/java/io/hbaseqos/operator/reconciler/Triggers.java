@@ -52,6 +52,33 @@ public final class Triggers implements Resync.Listener, AutoCloseable {
     later.after("tq/" + tq.getMetadata().getUid(), delay, wake(tq));
   }
 
+  /**
+   * A reconcile of the TenantQuota failed with an exception: it runs again on the monotonic clock,
+   * later after each failure in a row (see {@link Wakeups#afterFailure}).
+   */
+  void tenantFailed(TenantQuota tq) {
+    String key = "tq/" + tq.getMetadata().getUid();
+    later.after(key, later.failed(key), wake(tq));
+  }
+
+  /** A reconcile of the TenantQuota succeeded: its failures in a row are forgotten. */
+  void tenantSucceeded(TenantQuota tq) {
+    later.succeeded("tq/" + tq.getMetadata().getUid());
+  }
+
+  /** A reconcile of the HBaseCluster failed with an exception: as {@link #tenantFailed}. */
+  void clusterFailed(String key, String uid) {
+    String k = "hc/" + uid;
+    later.after(k, later.failed(k), () -> reconcileCluster(key));
+  }
+
+  /** A reconcile of the HBaseCluster succeeded: the wake its failures asked for is dropped, with their count. */
+  void clusterSucceeded(String uid) {
+    if (later.succeeded("hc/" + uid)) {
+      later.cancel("hc/" + uid);
+    }
+  }
+
   /** Reconciles the HBaseCluster {@code key} after {@code delay} (null: cancels), on the monotonic clock. */
   void reconcileClusterAfter(String key, String uid, java.time.Duration delay) {
     later.after("hc/" + uid, delay, () -> reconcileCluster(key));

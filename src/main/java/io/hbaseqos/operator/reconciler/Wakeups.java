@@ -46,11 +46,24 @@ final class Wakeups implements AutoCloseable {
    * clock, and stops after five attempts; this one goes on, so a failure that outlasts them is still
    * retried). Pure.
    *
-   * @param attempt how many attempts failed before this one (0: the first failure)
+   * @param attempt how many attempts failed before this one, counted by the operator (0: the first failure)
    */
   static Duration afterFailure(int attempt) {
     double ms = 2000 * Math.pow(1.5, Math.max(0, Math.min(attempt, 30)));
     return Duration.ofMillis((long) Math.min(ms, Duration.ofMinutes(5).toMillis()));
+  }
+
+  /** Failed reconciles in a row, per resource (the framework's own count stops at its five attempts). */
+  private final Map<String, Integer> failures = new ConcurrentHashMap<>();
+
+  /** A reconcile of {@code key} failed: when to run it again ({@link #afterFailure} of the failures before it). */
+  Duration failed(String key) {
+    return afterFailure(failures.merge(key, 1, (a, b) -> a == Integer.MAX_VALUE ? a : a + 1) - 1);
+  }
+
+  /** A reconcile of {@code key} succeeded: whether failures had been counted (they are forgotten). */
+  boolean succeeded(String key) {
+    return failures.remove(key) != null;
   }
 
   /** Runs {@code wake} after {@code delay} (null: never), instead of what was asked for {@code key} before. */
@@ -75,6 +88,7 @@ final class Wakeups implements AutoCloseable {
 
   /** Drops what was asked for {@code key} (the resource is gone, or asks for no wake). */
   void cancel(String key) {
+    failures.remove(key);
     ScheduledFuture<?> f = pending.remove(key);
     if (f != null) {
       f.cancel(false);

@@ -128,6 +128,7 @@ public final class Resync implements AutoCloseable {
   private final Map<String, Policy> policies = new ConcurrentHashMap<>();
   private final Map<String, Report> reports = new ConcurrentHashMap<>();
   private final Set<String> running = ConcurrentHashMap.newKeySet();
+  private final java.util.function.Predicate<String> clusterExists;
   private final ScheduledExecutorService timer = Executors.newScheduledThreadPool(1, r -> {
     Thread t = new Thread(r, "hbaseqos-resync-timer");
     t.setDaemon(true);
@@ -140,8 +141,13 @@ public final class Resync implements AutoCloseable {
     return t;
   });
 
+  /**
+   * @param clusterExists whether the API server holds the HBaseCluster of a key (asked only when the
+   *     informer no longer lists it; an error must answer true)
+   */
   public Resync(ClusterConnections connections, Ownership ownership, QuotaSync sync, RetainedSubjects retained,
-      OperatorMetrics metrics) {
+      OperatorMetrics metrics, java.util.function.Predicate<String> clusterExists) {
+    this.clusterExists = clusterExists;
     this.connections = connections;
     this.ownership = ownership;
     this.sync = sync;
@@ -243,7 +249,7 @@ public final class Resync implements AutoCloseable {
     if (state == null || policy == null) {
       return;
     }
-    if (ownership.clusterGone(key)) {
+    if (ownership.clusterGone(key) && !clusterExists.test(key)) {
       // gone without its cleanup (its finalizer taken off by hand): the cleanup would have stopped this loop, and a
       // policy nobody declares any more (Remove above all) must not go on acting on HBase
       LOG.warnf("HBaseCluster %s is gone without its cleanup (was its finalizer removed by hand?): its resync stops "
@@ -316,14 +322,16 @@ public final class Resync implements AutoCloseable {
             Errors.rootMessage(e));
       }
     };
-    // a sample still being taken is compared when it is there, on a worker of its own; the pass goes on.
-    // The cluster, which this pass reports on at its end, reports the block cache of that sample then.
-    if (sampleUsage(key, state, () -> {
-      if (sampleUsage(key, state, null)) {
+    // a sample still being taken is recorded and compared when it is there, on a worker of its own; the pass goes
+    // on. The cluster, which this pass reports on at its end, reports the block cache of that sample then.
+    io.hbaseqos.operator.gateway.MetricsGateway gateway = connections.gatewayFor(state);
+    Runnable woken = () -> {
+      if (sampleUsage(key, state, gateway, null) == Sampled.RECORDED) {
         compare.run();
         notifyCluster(key);
       }
-    })) {
+    };
+    if (sampleUsage(key, state, gateway, () -> resume(key, state, woken)) != Sampled.PENDING) {
       compare.run();
     }
     Set<Subject> claimed = ownership.claimed(key);
@@ -434,10 +442,12 @@ public final class Resync implements AutoCloseable {
    *
    * A sample that cannot be read is logged at debug and leaves the gauges unknown.
    *
-   * @param then run on a resync worker once a sample that was not there yet is (null: nothing runs)
-   * @return whether the sample was recorded (or failed, or none was needed) now; false: it is being taken
+   * @param gateway the cluster's metrics as the pass found them (a woken sample is taken from the same)
+   * @param wake what runs once a sample that was not there yet is; null: this is that run, which
+   *     takes the sample its wake was for, however long its read took
    */
-  private boolean sampleUsage(String key, ClusterState state, Runnable then) {
+  private Sampled sampleUsage(String key, ClusterState state, io.hbaseqos.operator.gateway.MetricsGateway gateway,
+      Runnable wake) {
     Map<TenantQuota, Subject> tenants = new java.util.HashMap<>();
     for (TenantQuota tq : ownership.tenantsOf(key)) {
       try {
@@ -454,20 +464,23 @@ public final class Resync implements AutoCloseable {
     if (subjects.isEmpty() && !allUsers) {
       // no tenant to measure: the RegionServers are not read (each read resets their latency histograms
       // for whoever else reads them), and the block cache is reported with the first tenant
-      return true;
+      return Sampled.NOTHING_NEW;
     }
     try {
       boolean tables = subjects.stream().anyMatch(s -> s.kind() != Subject.Kind.USER);
       ServersSample sample;
       try {
-        sample = connections.gatewayFor(state).usageSample(tables, then == null ? null : () -> resume(key, then));
+        sample = wake != null ? gateway.usageSample(tables, wake) : gateway.lastUsageSample(tables);
       } catch (MetricsPendingException e) {
-        return false;
+        return Sampled.PENDING;
       }
-      if (sample.servers().isEmpty()) {
-        return true; // no live RegionServer with an info server: nothing measured
+      if (sample == null || sample.servers().isEmpty()) {
+        // woken, but another read of the slot began meanwhile (its own asker records it); or no live RegionServer
+        // with an info server: nothing measured
+        return Sampled.NOTHING_NEW;
       }
       // a pass and the wake of the one before may both find the same sample: it is recorded once, in order
+      boolean[] recorded = {false};
       usageRecorded.compute(key, (k, last) -> {
         if (last != null && !sample.at().isAfter(last)) {
           return last;
@@ -475,27 +488,48 @@ public final class Resync implements AutoCloseable {
         record(state, sample, subjects, allUsers);
         tenants.forEach((tq, s) -> metrics.usage(tq.getMetadata().getNamespace(), tq.getMetadata().getName(),
             state.usage(s)));
+        recorded[0] = true;
         return sample.at();
       });
+      return recorded[0] ? Sampled.RECORDED : Sampled.NOTHING_NEW;
     } catch (IOException | RuntimeException e) {
       // the gauges say unknown rather than the last values (an alert must not fire on frozen data)
       tenants.forEach((tq, s) -> metrics.usage(tq.getMetadata().getNamespace(), tq.getMetadata().getName(), null));
       LOG.debugf("%s: could not read the tenants' usage from the RegionServers' metrics: %s", key,
           Errors.rootMessage(e));
+      return Sampled.NOTHING_NEW;
     }
-    return true;
+  }
+
+  /** What a usage sample came to. */
+  private enum Sampled {
+    /** Being taken: the wake records it. */
+    PENDING,
+    /** A sample not recorded before was recorded now. */
+    RECORDED,
+    /** None needed, none there, the same sample as before, or a failure (the gauges say unknown). */
+    NOTHING_NEW
   }
 
   /** When each cluster's last usage sample was taken (a sample is recorded once). */
   private final Map<String, java.time.Instant> usageRecorded = new ConcurrentHashMap<>();
 
-  /** Runs what waited for a usage sample on a resync worker (the sampler's thread only wakes). */
-  private void resume(String key, Runnable then) {
-    if (!policies.containsKey(key)) {
-      return; // the cluster's resync was cancelled meanwhile
+  /**
+   * Runs what waited for a usage sample on a resync worker (the sampler's thread only wakes), unless
+   * the cluster's resync was cancelled or its state replaced meanwhile (checked again on the worker).
+   */
+  private void resume(String key, ClusterState state, Runnable then) {
+    java.util.function.BooleanSupplier current = () -> policies.containsKey(key)
+        && connections.get(key).orElse(null) == state;
+    if (!current.getAsBoolean()) {
+      return;
     }
     try {
-      workers.execute(then);
+      workers.execute(() -> {
+        if (current.getAsBoolean()) {
+          then.run();
+        }
+      });
     } catch (java.util.concurrent.RejectedExecutionException e) {
       // the operator is stopping
     }

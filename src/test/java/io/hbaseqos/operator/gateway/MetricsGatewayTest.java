@@ -41,6 +41,10 @@ class MetricsGatewayTest {
     }
   }
 
+  /** The sampler's clock (the reuse time is judged by it); the servers' readings carry the machine's time. */
+  io.hbaseqos.operator.support.SettableClock clock = new io.hbaseqos.operator.support.SettableClock(
+      java.time.Instant.now());
+
   private void start(boolean answers) throws Exception {
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     server.setExecutor(Executors.newCachedThreadPool());
@@ -67,7 +71,7 @@ class MetricsGatewayTest {
     server.start();
     int port = server.getAddress().getPort();
     gateway = new MetricsGateway(new Object(), new Object(), new InfoServers(false, Clock.systemUTC()),
-        () -> Map.of("rs1", Map.entry("127.0.0.1", port)), null, Clock.systemUTC(), "test");
+        () -> Map.of("rs1", Map.entry("127.0.0.1", port)), null, clock, "test");
   }
 
   @Test
@@ -89,6 +93,26 @@ class MetricsGatewayTest {
     assertThat(requests).hasSize(read);
   }
 
+  /**
+   * A sample whose read took longer than the reuse time still serves the asker it woke (the resync
+   * pass's wake takes the last sample, not one at most 5 s old, which would start another read and
+   * never record one). Asked afresh, it is too old and is read again.
+   */
+  @Test
+  void aSampleSlowerThanItsReuseStillServesTheAskerItWoke() throws Exception {
+    start(true);
+    CountDownLatch woken = new CountDownLatch(1);
+    assertThatThrownBy(() -> gateway.usageSample(false, woken::countDown)).isInstanceOf(MetricsPendingException.class);
+    assertThat(gateway.lastUsageSample(false)).as("nothing while the read runs").isNull();
+    answer.countDown();
+    assertThat(woken.await(60, TimeUnit.SECONDS)).isTrue();
+    clock.now = clock.now.plusSeconds(30); // as if the read had taken 30 s
+    ServersSample woke = gateway.lastUsageSample(false);
+    assertThat(woke.servers().get("rs1")).containsEntry("users_user_alice_metric_get_num_ops", 120.0);
+    assertThatThrownBy(() -> gateway.usageSample(false, null)).as("a new asker wants a fresh one")
+        .isInstanceOf(MetricsPendingException.class);
+  }
+
   @Test
   void aHungInfoPortDelaysOnlyTheSampleAndEndsAsItsAskersMetricsUnavailable() throws Exception {
     start(false);
@@ -99,6 +123,8 @@ class MetricsGatewayTest {
     assertThat(woken.await(60, TimeUnit.SECONDS)).as("woken when the read gave up on the port").isTrue();
     assertThatThrownBy(() -> gateway.usageSample(false, null)).isInstanceOf(MetricsUnavailableException.class)
         .isNotInstanceOf(MetricsPendingException.class).hasMessageContaining("rs1");
+    assertThatThrownBy(() -> gateway.lastUsageSample(false)).as("the woken asker is told the same")
+        .isInstanceOf(MetricsUnavailableException.class).hasMessageContaining("rs1");
     assertThat(requests).as("one request to the hung port, not one per asker").hasSize(1);
   }
 }

@@ -58,4 +58,24 @@ class WakeupsTest {
     assertThat(Wakeups.afterFailure(Integer.MAX_VALUE)).isEqualTo(Duration.ofMinutes(5));
     assertThat(Wakeups.afterFailure(-1)).isEqualTo(Duration.ofSeconds(2));
   }
+
+  /** The operator counts failures in a row itself: the framework's count stops at its five attempts. */
+  @Test
+  void failuresInARowAreCountedUntilASuccessAndEachWaitsLonger() {
+    try (Wakeups w = new Wakeups()) {
+      assertThat(w.failed("a")).isEqualTo(Duration.ofSeconds(2));
+      assertThat(w.failed("a")).isEqualTo(Duration.ofSeconds(3));
+      assertThat(w.failed("b")).as("counted per resource").isEqualTo(Duration.ofSeconds(2));
+      for (int i = 0; i < 20; i++) {
+        w.failed("a");
+      }
+      assertThat(w.failed("a")).as("past the framework's five: still later, at most 5 minutes")
+          .isEqualTo(Duration.ofMinutes(5));
+      assertThat(w.succeeded("a")).isTrue();
+      assertThat(w.succeeded("a")).as("nothing left to forget").isFalse();
+      assertThat(w.failed("a")).as("a new run of failures starts over").isEqualTo(Duration.ofSeconds(2));
+      w.cancel("a");
+      assertThat(w.succeeded("a")).as("a resource gone takes its count with it").isFalse();
+    }
+  }
 }

@@ -88,7 +88,8 @@ class ProtectionSimTest {
         + "30 periods)");
     // the cell mm1, no lag, noise 0.1, no drift, objective 3x U's unloaded p99: the same runs made by hand
     Plant plant = new Plant("mm1", 7300, 1500, 6000, 0.8, 0.1, 1, 0, 0, 0, 0.9);
-    double factor = 3 * plant.p99(1500 / 7300.0) / 0.8;
+    // U alone on M/M/1: p99 = p0 / (1 - rho_U); the objective is 3x that, in multiples of p0
+    double factor = 3 / (1 - 1500 / 7300.0);
     List<Result> rs = new ArrayList<>();
     for (long seed = 1; seed <= 3; seed++) {
       rs.add(ProtectionSim.run(plant, factor, 100, 100_000, 30, seed, false));
