@@ -110,10 +110,30 @@ final class ProtectionStep {
     }
     period = period == null ? Duration.ofSeconds(30) : period;
     ProtectionLoops.Plan plan = loops.plan(tenant.clusterKey(), members, period, new Readings(metrics, byId, now), now);
+    if (plan.isPending()) {
+      return awaitingFirstPlan(tenant, now, plan);
+    }
     // the other members' limits or standings moved: they apply and report it now, not at their next period
     List<String> moved = plan.changed() ? tenants.stream().map(Tenant::id).filter(id -> !id.equals(tenant.id()))
         .toList() : List.of();
     return report(tenant, now, plan, moved, io.hbaseqos.operator.usage.CacheReport.missEvidence(metrics.blockCache()));
+  }
+
+  /**
+   * Before the loop's first plan (its readings are being taken, after a start or for a new loop):
+   * the tenant keeps what its status says, the limit HBase holds for it included, and nothing is
+   * written; it is woken when the readings are there.
+   */
+  private static Outcome awaitingFirstPlan(Tenant tenant, Instant now, ProtectionLoops.Plan plan) {
+    QosSpec.SheddableSpec sh = tenant.spec().getQos().getSheddable();
+    QosStatus was = tenant.status().getQos();
+    ThrottleKind kind = sh == null ? null : kind(sh);
+    Long limit = sh == null || was == null || was.getLimit() == null || !kind.name().equals(was.getThrottle()) ? null
+        : was.getLimit();
+    boolean shed = limit != null && was.getState() != null && !"Free".equals(was.getState());
+    return new Outcome(limit, shed, limit == null ? null : kind, plan.until(now), was,
+        List.of(), List.of(), List.of(), new Decision.ProtectionGauge(Double.NaN, false,
+            limit == null ? Double.NaN : limit, shed));
   }
 
   private Outcome report(Tenant tenant, Instant now, ProtectionLoops.Plan plan, List<String> moved,
@@ -260,9 +280,6 @@ final class ProtectionStep {
     };
   }
 
-  /** How long a loop's first step waits for its readings (longer than any read of all servers takes). */
-  static final Duration FIRST_READINGS = Duration.ofSeconds(11);
-
   /** Reads a period's latencies and uses; the RegionServers once per period (a read resets their histograms). */
   private final class Readings implements ProtectionLoops.Source {
     private final ClusterMetrics metrics;
@@ -273,8 +290,6 @@ final class ProtectionStep {
     /** Per Prometheus objective (url and query): its answer, or why there is none. */
     private final Map<String, Double> answers = new HashMap<>();
     private final Map<String, String> unanswered = new HashMap<>();
-    private final java.util.Set<String> pendingAnswers = new java.util.HashSet<>();
-    private boolean serversPending;
 
     Readings(ClusterMetrics metrics, Map<String, Tenant> byId, Instant at) {
       this.metrics = metrics;
@@ -284,51 +299,28 @@ final class ProtectionStep {
 
     /**
      * Asks for the RegionServers' metrics (when an objective reads HBase or a use is needed) and for
-     * every Prometheus objective, all before waiting for any. The first step ({@code since} null)
-     * asks for readings taken from now on and waits for all of them together, up to
-     * {@link #FIRST_READINGS}; a reading still missing then is that objective's problem.
+     * every Prometheus objective, all before looking at any; false while any is being taken (the
+     * asker is woken when it is there). A read that fails or gives up on a server ends as that
+     * objective's problem, never as a wait.
      */
     @Override
     public boolean ready(List<ProtectionLoops.Member> protecteds, List<ProtectionLoops.Member> sheddables,
         Instant since) {
-      if (since != null) {
-        return ask(metrics, protecteds, sheddables, since);
-      }
-      java.util.concurrent.Semaphore woken = new java.util.concurrent.Semaphore(0);
-      ClusterMetrics waking = metrics.waking(woken::release);
-      long deadline = System.nanoTime() + FIRST_READINGS.toNanos();
-      while (!ask(waking, protecteds, sheddables, at)) {
-        try {
-          long left = deadline - System.nanoTime();
-          if (left <= 0 || !woken.tryAcquire(left, java.util.concurrent.TimeUnit.NANOSECONDS)) {
-            String late = "no reading within " + FIRST_READINGS.toSeconds() + " s";
-            serversProblem = serversPending ? "RegionServer metrics: " + late : serversProblem;
-            pendingAnswers.forEach(k -> unanswered.put(k, "Prometheus: " + late));
-            return true;
-          }
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return true;
-        }
-      }
-      return true;
+      return ask(metrics, protecteds, sheddables, since);
     }
 
     /** Asks for every reading the step needs; false while any is being taken. */
     private boolean ask(ClusterMetrics m, List<ProtectionLoops.Member> protecteds,
         List<ProtectionLoops.Member> sheddables, Instant since) {
       boolean pending = false;
-      pendingAnswers.clear();
       boolean hbaseObjective = protecteds.stream().flatMap(p -> objectives(p).stream())
           .anyMatch(o -> o.getSource() != QosSpec.LatencyObjectiveSpec.Source.Prometheus);
       if ((hbaseObjective || !sheddables.isEmpty()) && servers == null) {
-        serversPending = false;
         try {
           servers = m.allUserMetrics(since);
           serversProblem = null;
         } catch (MetricsPendingException e) {
           pending = true;
-          serversPending = true;
         } catch (IOException e) {
           serversProblem = "RegionServer metrics: " + Errors.rootMessage(e);
         }
@@ -342,7 +334,6 @@ final class ProtectionStep {
               unanswered.remove(key);
             } catch (MetricsPendingException e) {
               pending = true;
-              pendingAnswers.add(key);
             } catch (IOException e) {
               unanswered.put(key, "Prometheus: " + e.getMessage());
             }

@@ -67,10 +67,9 @@ public final class ProtectionLoops {
   /** Reads a period's latencies and uses. Every objective is read before any use (reading may reset them). */
   public interface Source {
     /**
-     * Takes, or asks for, the period's readings: taken at or after {@code since} (the last step);
-     * false while they are being taken elsewhere (the step waits, and the asker is woken). With
-     * {@code since} null (the loop's first step, which has no plan to fall back on) it should wait
-     * for them; a first step not ready steps on what it has.
+     * Takes, or asks for, the period's readings: taken at or after {@code since} (the last step, or
+     * for the loop's first step the moment it first asked); false while they are being taken
+     * elsewhere (the step waits, and the asker is woken). Never waits for them.
      */
     default boolean ready(List<Member> protecteds, List<Member> sheddables, Instant since) {
       return true;
@@ -105,6 +104,15 @@ public final class ProtectionLoops {
       Duration d = Duration.between(now, next);
       return d.isNegative() ? Duration.ZERO : d;
     }
+
+    /** No plan yet: the loop's first readings are being taken (its members keep what their status says). */
+    public static Plan pending(Instant next) {
+      return new Plan(next, null, Map.of(), false);
+    }
+
+    public boolean isPending() {
+      return decision == null;
+    }
   }
 
   private static final class Loop {
@@ -119,6 +127,8 @@ public final class ProtectionLoops {
     Plan plan;
     /** When the plan was made: the next step's readings are taken after it. */
     Instant stepped;
+    /** Before the first plan: when its readings were first asked for (fixed, so that a slow reading still serves). */
+    Instant firstAsked;
   }
 
   private final Map<String, Loop> loops = new ConcurrentHashMap<>();
@@ -151,12 +161,17 @@ public final class ProtectionLoops {
       }
       List<Member> protecteds = members.stream().filter(m -> !m.objectives().isEmpty()).toList();
       List<Member> sheddables = members.stream().filter(m -> m.sheddable() != null).toList();
+      if (loop.plan == null && loop.firstAsked == null) {
+        loop.firstAsked = now;
+      }
       boolean ready = source.ready(protecteds, protecteds.isEmpty() ? List.of() : sheddables,
-          loop.plan == null ? null : loop.stepped);
-      if (!ready && loop.plan != null) {
-        // the readings are being taken: the last plan stands, and this asker is woken when they are there
+          loop.plan == null ? loop.firstAsked : loop.stepped);
+      if (!ready) {
+        // the readings are being taken: the last plan stands (before the first, none: its members keep what their
+        // status says), and this asker is woken when they are there
         Plan p = loop.plan;
-        return new Plan(now.plus(PENDING_RECHECK), p.decision(), p.attainments(), false);
+        return p == null ? Plan.pending(now.plus(PENDING_RECHECK))
+            : new Plan(now.plus(PENDING_RECHECK), p.decision(), p.attainments(), false);
       }
       loop.shape = shape;
       Map<String, List<Reading>> lat = protecteds.isEmpty() ? Map.of() : source.latencies(protecteds);

@@ -172,6 +172,68 @@ class TenantLimitsTest {
     assertThat(d.lookAgain()).isNotNull();
   }
 
+  /** Metrics whose every reading is being taken elsewhere (the sampler's thread); counts the asks. */
+  static final class Pending implements ClusterMetrics {
+    int asks;
+
+    @Override
+    public CounterReading userCounters(String user, Set<String> ops, Instant notBefore) throws IOException {
+      asks++;
+      throw new io.hbaseqos.operator.gateway.MetricsPendingException("being read");
+    }
+
+    @Override
+    public UsersMetrics allUserMetrics(Instant notBefore) throws IOException {
+      asks++;
+      throw new io.hbaseqos.operator.gateway.MetricsPendingException("being read");
+    }
+
+    @Override
+    public double prometheus(String url, String query, Instant notBefore) throws IOException {
+      asks++;
+      throw new io.hbaseqos.operator.gateway.MetricsPendingException("being read");
+    }
+  }
+
+  /**
+   * After a start, the protection loop's first readings are being taken: the reconcile does not wait
+   * for them. The squeezed tenant keeps the limit its status names (HBase is asked for nothing new),
+   * its status and conditions stay as they are, and it looks again when woken.
+   */
+  @Test
+  void beforeTheFirstPlanASqueezedTenantKeepsItsLimitAndStatusAndNothingWaits() {
+    TenantQuotaSpec s = spec("batch");
+    s.setQos(sheddable(10, 100, 5000));
+    TenantQuotaStatus st = new TenantQuotaStatus();
+    QosStatus qos = new QosStatus();
+    qos.setThrottle(ThrottleKind.REQUEST_NUMBER.name());
+    qos.setLimit(300L);
+    qos.setState("Squeezed");
+    qos.setMessage("squeezed from 600 to 300 req/sec");
+    st.setQos(qos);
+    Tenant batch = new Tenant("ns/batch", "uid-batch", "ns/hb", s, st);
+    TenantQuotaSpec us = spec("dash");
+    us.setQos(protectedReads(100, 50));
+    peers.add(new Tenant("ns/dash", "uid-dash", "ns/hb", us, null));
+    peers.add(batch);
+    Pending pending = new Pending();
+
+    Decision d = limits.decide(batch, SubjectQuota.empty(Subject.user("batch")), pending, T0);
+
+    assertThat(pending.asks).as("asked, not waited for").isEqualTo(1);
+    assertThat(d.quota().throttles().get(ThrottleKind.REQUEST_NUMBER).perSecond()).isEqualTo(300.0);
+    assertThat(d.qos()).isSameAs(qos);
+    assertThat(d.conditions()).as("conditions left as they are").isEmpty();
+    assertThat(d.notes()).isEmpty();
+    assertThat(d.lookAgain()).isEqualTo(ProtectionLoops.PENDING_RECHECK.plusMillis(50));
+
+    // a new sheddable tenant, no status yet: no limit of protection's, none invented
+    Tenant fresh = new Tenant("ns/fresh", "uid-fresh", "ns/hb", s, null);
+    Decision f = limits.decide(fresh, SubjectQuota.empty(Subject.user("batch")), pending, T0);
+    assertThat(f.quota().throttles()).isEmpty();
+    assertThat(f.qos()).isNull();
+  }
+
   @Test
   void aProtectedTenantWhoseLatencyCannotBeReadIsUnknownWithAnEventOnlyWhenTheReasonChanges() {
     TenantQuotaSpec us = spec("dash");

@@ -68,6 +68,31 @@ class ProtectionLoopsTest {
         .isSameAs(stepped.decision());
   }
 
+  /**
+   * The loop's first step never waits either: while its readings are taken it has no plan (its
+   * members keep what their status says), and once they are there it steps, on readings taken
+   * after the moment it first asked, however many reconciles asked meanwhile.
+   */
+  @Test
+  void aFirstStepWhoseReadingsAreBeingTakenHasNoPlanYetAndStepsOnceTheyAreThere() {
+    ProtectionLoops loops = new ProtectionLoops();
+    PendingSource source = new PendingSource();
+    source.there = false;
+    Duration period = Duration.ofSeconds(30);
+    ProtectionLoops.Plan waiting = loops.plan("ns/hb", List.of(DASH, BATCH), period, source, T0);
+    assertThat(waiting.isPending()).isTrue();
+    assertThat(waiting.next()).isEqualTo(T0.plus(ProtectionLoops.PENDING_RECHECK));
+    assertThat(loops.plan("ns/hb", List.of(DASH, BATCH), period, source, T0.plusSeconds(2)).isPending()).isTrue();
+    assertThat(source.latencyReads).isZero();
+    source.there = true;
+    ProtectionLoops.Plan first = loops.plan("ns/hb", List.of(DASH, BATCH), period, source, T0.plusSeconds(3));
+    assertThat(first.isPending()).isFalse();
+    assertThat(first.decision().caps()).containsKey("ns/batch");
+    assertThat(first.next()).isEqualTo(T0.plusSeconds(3).plus(period));
+    assertThat(source.since).as("the moment of the first ask, each time").containsExactly(T0, T0, T0);
+    assertThat(source.latencyReads).isEqualTo(1);
+  }
+
   /** A source whose readings are taken elsewhere: ready only once told, and asked after which step. */
   static final class PendingSource implements ProtectionLoops.Source {
     boolean there = true;
@@ -104,7 +129,7 @@ class ProtectionLoopsTest {
     PendingSource source = new PendingSource();
     Duration period = Duration.ofSeconds(30);
     ProtectionLoops.Plan first = loops.plan("ns/hb", List.of(DASH, BATCH), period, source, T0);
-    assertThat(source.since).as("the first step waits for its readings").containsExactly((Instant) null);
+    assertThat(source.since).as("the first step asks for readings from its own moment").containsExactly(T0);
     source.there = false;
     Instant due = T0.plus(period);
     ProtectionLoops.Plan pending = loops.plan("ns/hb", List.of(DASH, BATCH), period, source, due);
