@@ -121,17 +121,31 @@ final class ProtectionStep {
 
   /**
    * Before the loop's first plan (its readings are being taken, after a start or for a new loop):
-   * the tenant keeps what its status says, the limit HBase holds for it included, and nothing is
-   * written; it is woken when the readings are there.
+   * the tenant keeps what its status says, its limit and conditions included (within the floor and
+   * ceiling its spec declares now), so protection asks HBase for nothing new; it is woken when the
+   * readings are there.
    */
   private static Outcome awaitingFirstPlan(Tenant tenant, Instant now, ProtectionLoops.Plan plan) {
     QosSpec.SheddableSpec sh = tenant.spec().getQos().getSheddable();
     QosStatus was = tenant.status().getQos();
     ThrottleKind kind = sh == null ? null : kind(sh);
     Long limit = sh == null || was == null || was.getLimit() == null || !kind.name().equals(was.getThrottle()) ? null
-        : was.getLimit();
+        : Math.max(sh.getFloor(), Math.min(sh.getCeiling(), was.getLimit()));
+    QosStatus q = was;
+    if (limit != null && !limit.equals(was.getLimit())) {
+      // the floor or ceiling moved while no plan was made: the status names the limit HBase is given
+      q = new QosStatus();
+      q.setObjectives(was.getObjectives());
+      q.setHolding(was.getHolding());
+      q.setThrottle(was.getThrottle());
+      q.setLimit(limit);
+      q.setState(was.getState());
+      q.setHeldBy(was.getHeldBy());
+      q.setMessage(was.getMessage());
+      q.setRoof(was.getRoof());
+    }
     boolean shed = limit != null && was.getState() != null && !"Free".equals(was.getState());
-    return new Outcome(limit, shed, limit == null ? null : kind, plan.until(now), was,
+    return new Outcome(limit, shed, limit == null ? null : kind, plan.until(now), q,
         List.of(), List.of(), List.of(), new Decision.ProtectionGauge(Double.NaN, false,
             limit == null ? Double.NaN : limit, shed));
   }

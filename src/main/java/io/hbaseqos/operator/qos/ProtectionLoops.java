@@ -69,7 +69,7 @@ public final class ProtectionLoops {
     /**
      * Takes, or asks for, the period's readings: taken at or after {@code since} (the last step, or
      * for the loop's first step the moment it first asked); false while they are being taken
-     * elsewhere (the step waits, and the asker is woken). Never waits for them.
+     * elsewhere (the step is put off, and the asker is woken). Never waits for them.
      */
     default boolean ready(List<Member> protecteds, List<Member> sheddables, Instant since) {
       return true;
@@ -140,17 +140,17 @@ public final class ProtectionLoops {
   public Plan plan(String cluster, List<Member> members, Duration period, Source source, Instant now) {
     Loop loop = loops.computeIfAbsent(cluster, k -> new Loop());
     if (!loop.lock.tryLock()) {
-      // another reconcile is stepping the loop (its reads can take seconds): never wait for it when a
-      // plan exists; this tenant reports the last one and looks again shortly
+      // another reconcile is stepping the loop: never wait for it; this tenant reports the last plan (before the
+      // first, none) and looks again shortly
       Plan last;
       synchronized (loop.memory) {
         last = loop.plan;
       }
-      if (last != null) {
-        Instant soon = now.plusSeconds(1);
-        return new Plan(last.next().isAfter(soon) ? last.next() : soon, last.decision(), last.attainments(), false);
+      Instant soon = now.plusSeconds(1);
+      if (last == null) {
+        return Plan.pending(soon); // the first plan is being made: this member keeps its status meanwhile
       }
-      loop.lock.lock(); // the first plan: nothing to report before it
+      return new Plan(last.next().isAfter(soon) ? last.next() : soon, last.decision(), last.attainments(), false);
     }
     try {
       List<Member> shape = members.stream().map(m -> new Member(m.id(), m.priority(), m.objectives(), m.sheddable(),
@@ -161,7 +161,8 @@ public final class ProtectionLoops {
       }
       List<Member> protecteds = members.stream().filter(m -> !m.objectives().isEmpty()).toList();
       List<Member> sheddables = members.stream().filter(m -> m.sheddable() != null).toList();
-      if (loop.plan == null && loop.firstAsked == null) {
+      if (loop.plan == null && (loop.firstAsked == null || loop.firstAsked.plus(period).isBefore(now))) {
+        // fixed while its readings are taken (a slow one still serves), and never older than a period
         loop.firstAsked = now;
       }
       boolean ready = source.ready(protecteds, protecteds.isEmpty() ? List.of() : sheddables,

@@ -227,6 +227,25 @@ class TenantLimitsTest {
     assertThat(d.notes()).isEmpty();
     assertThat(d.lookAgain()).isEqualTo(ProtectionLoops.PENDING_RECHECK.plusMillis(50));
 
+    // its floor raised above that limit while no plan was made: HBase and status get the floor, all else stays
+    s.getQos().getSheddable().setFloor(500L);
+    Decision raised = limits.decide(batch, SubjectQuota.empty(Subject.user("batch")), pending, T0);
+    assertThat(raised.quota().throttles().get(ThrottleKind.REQUEST_NUMBER).perSecond()).isEqualTo(500.0);
+    assertThat(raised.qos().getLimit()).isEqualTo(500L);
+    assertThat(raised.qos().getState()).isEqualTo("Squeezed");
+    assertThat(raised.qos().getMessage()).isEqualTo(qos.getMessage());
+    assertThat(qos.getLimit()).as("the status read is not changed in place").isEqualTo(300L);
+    s.getQos().getSheddable().setFloor(100L);
+
+    // free at its ceiling: kept as well
+    qos.setState("Free");
+    qos.setLimit(5000L);
+    Decision free = limits.decide(batch, SubjectQuota.empty(Subject.user("batch")), pending, T0);
+    assertThat(free.quota().throttles().get(ThrottleKind.REQUEST_NUMBER).perSecond()).isEqualTo(5000.0);
+    assertThat(free.qos()).isSameAs(qos);
+    assertThat(free.conditions()).isEmpty();
+    assertThat(free.protection().shed()).isFalse();
+
     // a new sheddable tenant, no status yet: no limit of protection's, none invented
     Tenant fresh = new Tenant("ns/fresh", "uid-fresh", "ns/hb", s, null);
     Decision f = limits.decide(fresh, SubjectQuota.empty(Subject.user("batch")), pending, T0);

@@ -91,6 +91,16 @@ class ProtectionLoopsTest {
     assertThat(first.next()).isEqualTo(T0.plusSeconds(3).plus(period));
     assertThat(source.since).as("the moment of the first ask, each time").containsExactly(T0, T0, T0);
     assertThat(source.latencyReads).isEqualTo(1);
+
+    // a first ask never older than a period: readings that long in coming are asked for again, from then
+    ProtectionLoops other = new ProtectionLoops();
+    PendingSource slow = new PendingSource();
+    slow.there = false;
+    other.plan("ns/hb", List.of(DASH, BATCH), period, slow, T0);
+    other.plan("ns/hb", List.of(DASH, BATCH), period, slow, T0.plus(period));
+    Instant late = T0.plus(period).plusSeconds(1);
+    other.plan("ns/hb", List.of(DASH, BATCH), period, slow, late);
+    assertThat(slow.since).containsExactly(T0, T0, late);
   }
 
   /** A source whose readings are taken elsewhere: ready only once told, and asked after which step. */
