@@ -122,15 +122,29 @@ final class ProtectionStep {
   /**
    * Before the loop's first plan (its readings are being taken, after a start or for a new loop):
    * the tenant keeps what its status says, its limit and conditions included (within the floor and
-   * ceiling its spec declares now), so protection asks HBase for nothing new; it is woken when the
-   * readings are there.
+   * ceiling its spec declares now), so protection asks HBase for nothing new; a sheddable tenant
+   * without a limit of protection's yet is at its ceiling. It is woken when the readings are there.
    */
   private static Outcome awaitingFirstPlan(Tenant tenant, Instant now, ProtectionLoops.Plan plan) {
     QosSpec.SheddableSpec sh = tenant.spec().getQos().getSheddable();
     QosStatus was = tenant.status().getQos();
     ThrottleKind kind = sh == null ? null : kind(sh);
-    Long limit = sh == null || was == null || was.getLimit() == null || !kind.name().equals(was.getThrottle()) ? null
-        : Math.max(sh.getFloor(), Math.min(sh.getCeiling(), was.getLimit()));
+    if (sh != null && (was == null || was.getLimit() == null || !kind.name().equals(was.getThrottle()))) {
+      // a sheddable tenant with no limit of protection's yet starts where every plan starts it: free, at its
+      // ceiling (HBase holds that from its first reconcile, as status says)
+      QosStatus q = new QosStatus();
+      if (was != null) {
+        q.setObjectives(was.getObjectives());
+        q.setHolding(was.getHolding());
+      }
+      q.setThrottle(kind.name());
+      q.setLimit(sh.getCeiling());
+      q.setState("Free");
+      q.setMessage("at its ceiling: the first readings of its cluster's latencies are being taken");
+      return new Outcome(sh.getCeiling(), false, kind, plan.until(now), q, List.of(), List.of(), List.of(),
+          new Decision.ProtectionGauge(Double.NaN, false, sh.getCeiling(), false));
+    }
+    Long limit = sh == null ? null : Math.max(sh.getFloor(), Math.min(sh.getCeiling(), was.getLimit()));
     QosStatus q = was;
     if (limit != null && !limit.equals(was.getLimit())) {
       // the floor or ceiling moved while no plan was made: the status names the limit HBase is given

@@ -246,11 +246,13 @@ class TenantLimitsTest {
     assertThat(free.conditions()).isEmpty();
     assertThat(free.protection().shed()).isFalse();
 
-    // a new sheddable tenant, no status yet: no limit of protection's, none invented
+    // a new sheddable tenant, no status yet: at its ceiling, where every plan starts it, and status says so
     Tenant fresh = new Tenant("ns/fresh", "uid-fresh", "ns/hb", s, null);
     Decision f = limits.decide(fresh, SubjectQuota.empty(Subject.user("batch")), pending, T0);
-    assertThat(f.quota().throttles()).isEmpty();
-    assertThat(f.qos()).isNull();
+    assertThat(f.quota().throttles().get(ThrottleKind.REQUEST_NUMBER).perSecond()).isEqualTo(5000.0);
+    assertThat(f.qos().getLimit()).isEqualTo(5000L);
+    assertThat(f.qos().getState()).isEqualTo("Free");
+    assertThat(f.protection().shed()).isFalse();
   }
 
   @Test
