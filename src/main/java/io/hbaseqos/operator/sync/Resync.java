@@ -303,6 +303,12 @@ public final class Resync implements AutoCloseable {
         problem = problem != null ? problem : failed;
       }
     }
+    if (connections.get(key).orElse(null) != state) {
+      // the cluster was removed (or its connection replaced) while this pass ran: asking for its gateway would make
+      // one again for a state nobody holds, and its reads would empty the latency windows every other cluster on
+      // that HBase judges
+      return;
+    }
     // the RegionServers' info servers last: a port that hangs (its breaker lets a probe through every
     // 30 s) delays their readings, never drift correction or removal
     // each step on its own: a failure is logged and the pass still reports what it found
