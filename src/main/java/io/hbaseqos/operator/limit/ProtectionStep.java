@@ -128,40 +128,34 @@ final class ProtectionStep {
   private static Outcome awaitingFirstPlan(Tenant tenant, Instant now, ProtectionLoops.Plan plan) {
     QosSpec.SheddableSpec sh = tenant.spec().getQos().getSheddable();
     QosStatus was = tenant.status().getQos();
-    ThrottleKind kind = sh == null ? null : kind(sh);
-    if (sh != null && (was == null || was.getLimit() == null || !kind.name().equals(was.getThrottle()))) {
-      // a sheddable tenant with no limit of protection's yet starts where every plan starts it: free, at its
-      // ceiling (HBase holds that from its first reconcile, as status says)
-      QosStatus q = new QosStatus();
+    if (sh == null) {
+      return new Outcome(null, false, null, plan.until(now), was, List.of(), List.of(), List.of(),
+          new Decision.ProtectionGauge(Double.NaN, false, Double.NaN, false));
+    }
+    ThrottleKind kind = kind(sh);
+    boolean fresh = was == null || was.getLimit() == null || !kind.name().equals(was.getThrottle());
+    // a sheddable tenant with no limit of protection's yet starts where every plan starts it: free, at its
+    // ceiling (HBase holds that from its first reconcile, as status says); one that has a limit keeps it, within
+    // the floor and ceiling its spec declares now
+    long limit = fresh ? sh.getCeiling() : Math.max(sh.getFloor(), Math.min(sh.getCeiling(), was.getLimit()));
+    QosStatus q = was;
+    if (fresh || limit != was.getLimit()) {
+      q = new QosStatus();
       if (was != null) {
         q.setObjectives(was.getObjectives());
         q.setHolding(was.getHolding());
+        q.setHeldBy(fresh ? null : was.getHeldBy());
+        q.setRoof(fresh ? null : was.getRoof());
       }
       q.setThrottle(kind.name());
-      q.setLimit(sh.getCeiling());
-      q.setState("Free");
-      q.setMessage("at its ceiling: the first readings of its cluster's latencies are being taken");
-      return new Outcome(sh.getCeiling(), false, kind, plan.until(now), q, List.of(), List.of(), List.of(),
-          new Decision.ProtectionGauge(Double.NaN, false, sh.getCeiling(), false));
-    }
-    Long limit = sh == null ? null : Math.max(sh.getFloor(), Math.min(sh.getCeiling(), was.getLimit()));
-    QosStatus q = was;
-    if (limit != null && !limit.equals(was.getLimit())) {
-      // the floor or ceiling moved while no plan was made: the status names the limit HBase is given
-      q = new QosStatus();
-      q.setObjectives(was.getObjectives());
-      q.setHolding(was.getHolding());
-      q.setThrottle(was.getThrottle());
       q.setLimit(limit);
-      q.setState(was.getState());
-      q.setHeldBy(was.getHeldBy());
-      q.setMessage(was.getMessage());
-      q.setRoof(was.getRoof());
+      q.setState(fresh ? "Free" : was.getState());
+      q.setMessage(fresh ? "at its ceiling: the first readings of its cluster's latencies are being taken"
+          : was.getMessage());
     }
-    boolean shed = limit != null && was.getState() != null && !"Free".equals(was.getState());
-    return new Outcome(limit, shed, limit == null ? null : kind, plan.until(now), q,
-        List.of(), List.of(), List.of(), new Decision.ProtectionGauge(Double.NaN, false,
-            limit == null ? Double.NaN : limit, shed));
+    boolean shed = !fresh && was.getState() != null && !"Free".equals(was.getState());
+    return new Outcome(limit, shed, kind, plan.until(now), q, List.of(), List.of(), List.of(),
+        new Decision.ProtectionGauge(Double.NaN, false, limit, shed));
   }
 
   private Outcome report(Tenant tenant, Instant now, ProtectionLoops.Plan plan, List<String> moved,

@@ -312,10 +312,11 @@ public final class Resync implements AutoCloseable {
     // the RegionServers' info servers last: a port that hangs (its breaker lets a probe through every
     // 30 s) delays their readings, never drift correction or removal
     // each step on its own: a failure is logged and the pass still reports what it found
+    io.hbaseqos.operator.gateway.MetricsGateway gateway = connections.gatewayFor(state);
     io.hbaseqos.operator.hbase.ClusterInfo info = state.info();
     if (info != null) {
       try {
-        connections.gatewayFor(state).readServerSettings(info.infoServers());
+        gateway.readServerSettings(info.infoServers());
       } catch (RuntimeException e) {
         LOG.warnf("resync of %s: reading the RegionServers' quota settings failed: %s", key, Errors.rootMessage(e));
       }
@@ -330,7 +331,6 @@ public final class Resync implements AutoCloseable {
     };
     // a sample still being taken is recorded and compared when it is there, on a worker of its own; the pass goes
     // on. The cluster, which this pass reports on at its end, reports the block cache of that sample then.
-    io.hbaseqos.operator.gateway.MetricsGateway gateway = connections.gatewayFor(state);
     Runnable woken = () -> {
       if (sampleUsage(key, state, gateway, null) == Sampled.RECORDED) {
         compare.run();

@@ -112,6 +112,17 @@ class TenantLimitsTest {
     return q;
   }
 
+  /** A status in which protection holds the tenant's REQUEST_NUMBER at {@code limit}, in {@code state}. */
+  static TenantQuotaStatus shedAt(long limit, String state) {
+    QosStatus q = new QosStatus();
+    q.setThrottle(ThrottleKind.REQUEST_NUMBER.name());
+    q.setLimit(limit);
+    q.setState(state);
+    TenantQuotaStatus st = new TenantQuotaStatus();
+    st.setQos(q);
+    return st;
+  }
+
   static Decision.Report condition(Decision d, String type) {
     return d.conditions().stream().filter(c -> c.type().equals(type)).reduce((a, b) -> b).orElse(null);
   }
@@ -204,13 +215,9 @@ class TenantLimitsTest {
   void beforeTheFirstPlanASqueezedTenantKeepsItsLimitAndStatusAndNothingWaits() {
     TenantQuotaSpec s = spec("batch");
     s.setQos(sheddable(10, 100, 5000));
-    TenantQuotaStatus st = new TenantQuotaStatus();
-    QosStatus qos = new QosStatus();
-    qos.setThrottle(ThrottleKind.REQUEST_NUMBER.name());
-    qos.setLimit(300L);
-    qos.setState("Squeezed");
+    TenantQuotaStatus st = shedAt(300, "Squeezed");
+    QosStatus qos = st.getQos();
     qos.setMessage("squeezed from 600 to 300 req/sec");
-    st.setQos(qos);
     Tenant batch = new Tenant("ns/batch", "uid-batch", "ns/hb", s, st);
     TenantQuotaSpec us = spec("dash");
     us.setQos(protectedReads(100, 50));
@@ -350,12 +357,7 @@ class TenantLimitsTest {
     Tenant dash = new Tenant("ns/dash", "uid-dash", "ns/hb", us, null);
     TenantQuotaSpec ts = spec("batch");
     ts.setQos(sheddable(10, 100, 5000));
-    TenantQuotaStatus squeezed = new TenantQuotaStatus();
-    QosStatus q = new QosStatus();
-    q.setThrottle(ThrottleKind.REQUEST_NUMBER.name());
-    q.setLimit(1000L);
-    q.setState("Held");
-    squeezed.setQos(q);
+    TenantQuotaStatus squeezed = shedAt(1000, "Held");
     Tenant batch = new Tenant("ns/batch", "uid-batch", "ns/hb", ts, squeezed);
     peers.addAll(List.of(dash, batch));
     // dash's gets: 100 more every period; what the window holds is set per period
