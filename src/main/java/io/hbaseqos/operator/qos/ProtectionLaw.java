@@ -27,7 +27,9 @@ import java.util.TreeSet;
  *   <li><b>Changes are measured before they are judged.</b> A period in which the limits below a
  *       protected tenant differ from those of the period before was measured partly under the old
  *       limits: it moves nothing and counts for nothing (a squeeze is not repeated on a reading the
- *       squeeze has not acted on yet). When the sheddable tenants below it change (one joins or
+ *       squeeze has not acted on yet); so do the periods until HBase enforces a written limit on every
+ *       server ({@code inForceAfter}: its quota refresh period, before 2.6.3), unless they miss after a
+ *       raise (the load only grows as it lands). When the sheddable tenants below it change (one joins or
  *       leaves), its record and its recent misses are dropped: they were measured with other tenants
  *       below, or none, whose load may have moved in ways the law never saw.</li>
  *   <li><b>Evidence per limit.</b> Each measured period adds the headroom h = ln(bound / reading) of
@@ -38,15 +40,15 @@ import java.util.TreeSet;
  *       periods, not only their average, keeps within the budget.</li>
  *   <li><b>Squeeze, lowest priority first</b>, when a violation is gross (twice the bound) on limits
  *       with fewer than three measured periods, when it is confirmed (one of the two measured
- *       periods before was violated too) on limits with fewer than {@link #JUDGED_AFTER} measured
+ *       periods before, at the same limits, was violated too) on limits with fewer than {@link #JUDGED_AFTER} measured
  *       periods (past those, two close misses are what a limit within the budget shows now and then,
  *       and its record judges it), or when three or more periods at the limits in force say,
  *       with confidence, that more than the budget miss. The operator cuts the sheddable tenants of
  *       the lowest priority (below the protected tenant's) that can still give: limit above the
- *       floor and use above the floor. The cut brings the reading to the level of the aim,
- *       exp(h − needed) (the latency taken to fall in proportion to the load), and for
- *       limits over budget at most exp(mean h − needed), kept within [{@link #DEEPEST_CUT},
- *       {@link #SHALLOWEST_CUT}], applied to the lower of the limit and what the tenant used. Never
+ *       floor and use above the floor. The cut brings the mean reading at the limits in force (this
+ *       period's included; with one period, that reading) to the level of the aim,
+ *       exp(mean h − needed) (the latency taken to fall in proportion to the load), kept within
+ *       [{@link #DEEPEST_CUT}, {@link #SHALLOWEST_CUT}], applied to the lower of the limit and what the tenant used. Never
  *       below the floor. Tenants of equal or higher priority are never touched. When every
  *       candidate is at its floor, the protected tenant is out of capacity. A miss the source places
  *       on servers, with every candidate's work per server known, is cut from the lowest level that
@@ -56,9 +58,10 @@ import java.util.TreeSet;
  *       the limits in force whose mean headroom is confidently above what it needs (no miss in the
  *       period). The highest-priority squeezed level is raised by the headroom the evidence shows
  *       above what is needed (within [1, {@link #MOST_GIVE_BACK}]; {@link #GIVE_BACK} for an idle
- *       tenant), up to its ceiling. Under its roof (the load at which it was last squeezed) each
- *       raise goes at most halfway to it, geometrically, and none closer than {@link #BRACKET},
- *       until {@link #FORGET_VIOLATION_AFTER} periods pass without a squeeze; then it probes with
+ *       tenant), up to its ceiling. A raise within the standard error of that evidence is noise and
+ *       is not made: the limits stay and their record grows. Under its roof (the load at which it was
+ *       last squeezed) each raise goes at most halfway to it, geometrically, and none closer than
+ *       {@link #BRACKET}, until {@link #FORGET_VIOLATION_AFTER} periods pass without a squeeze; then it probes with
  *       half a step. A limit that hurt is not retried at once: give-backs and cuts bisect toward the
  *       highest limit that does not hurt.</li>
  * </ol>
@@ -227,6 +230,10 @@ public final class ProtectionLaw {
     private final Map<String, Integer> idle = new HashMap<>();
     /** Per protected tenant: the servers its last placed miss was on, for a squeeze its record asks for. */
     private final Map<String, Set<String>> placedOn = new HashMap<>();
+    /** Per protected tenant: periods still to pass before the limits written below it are in force. */
+    private final Map<String, Integer> unsettled = new HashMap<>();
+    /** Per protected tenant: the last change below it only raised limits. */
+    private final Map<String, Boolean> raised = new HashMap<>();
 
     Evidence evidence(String protectedId) {
       return evidence.computeIfAbsent(protectedId, k -> new Evidence());
@@ -278,10 +285,9 @@ public final class ProtectionLaw {
    * {@link #SHALLOWEST_CUT}].
    */
   static double cut(Protected p, Evidence e) {
-    double f = Math.exp(Math.log(overshoot(p)) - e.needed());
-    if (e.overBudget()) {
-      f = Math.min(f, Math.exp(e.mean() - e.needed()));
-    }
+    // the readings at the limits in force, this miss among them, say how far they are from the aim; one
+    // reading alone says it with the whole noise of a period
+    double f = Math.exp((e.periods() >= 2 ? e.mean() : Math.log(overshoot(p))) - e.needed());
     return Math.max(DEEPEST_CUT, Math.min(SHALLOWEST_CUT, f));
   }
 
@@ -294,7 +300,9 @@ public final class ProtectionLaw {
     if (idle) {
       return GIVE_BACK;
     }
-    return Math.max(1, Math.min(MOST_GIVE_BACK, Math.exp(e.mean() - e.se() - e.needed())));
+    double up = Math.exp(e.mean() - e.se() - e.needed());
+    // a raise within the standard error of the evidence it rests on is noise: measure on instead
+    return up < Math.exp(e.se()) ? 1 : Math.min(MOST_GIVE_BACK, up);
   }
 
   /**
@@ -318,10 +326,22 @@ public final class ProtectionLaw {
   }
 
   public static Decision step(List<Protected> protecteds, List<Sheddable> declared, Memory memory) {
+    return step(protecteds, declared, memory, 0);
+  }
+
+  /**
+   * One period.
+   *
+   * @param inForceAfter whole periods, beyond the one after a write, before a written limit is in force on
+   *     every server (0 when HBase reloads its quotas on a write, since 2.6.3; its quota refresh period
+   *     over the loop's period, rounded up, before): the periods measured meanwhile are measured under the
+   *     old limits, and count for nothing
+   */
+  public static Decision step(List<Protected> protecteds, List<Sheddable> declared, Memory memory, int inForceAfter) {
     // a limit outside [floor, ceiling] (the spec changed) comes back inside first
     List<Sheddable> sheddables = declared.stream().map(s -> new Sheddable(s.id(), s.priority(), s.floor(), s.ceiling(),
         Math.max(s.floor(), Math.min(s.ceiling(), s.limit())), s.used(), s.roof(), s.inForce(), s.usedOn())).toList();
-    Map<String, Stance> stances = judge(protecteds, sheddables, memory);
+    Map<String, Stance> stances = judge(protecteds, sheddables, memory, Math.max(0, inForceAfter));
     Squeezes squeezes = squeeze(protecteds, sheddables, stances, memory);
     Map<String, Cap> caps = new LinkedHashMap<>(squeezes.caps());
     holdOrGiveBack(protecteds, sheddables, stances, caps, squeezes.holding(), memory);
@@ -338,10 +358,15 @@ public final class ProtectionLaw {
    *     confident headroom at the limits in force
    * @param raise how far it lets them rise in one period (within [1, {@link #MOST_GIVE_BACK}])
    */
-  record Stance(Verdict verdict, boolean measuring, boolean squeezes, boolean calm, double raise) {}
+  record Stance(Verdict verdict, boolean measuring, boolean squeezes, boolean calm, double raise, boolean changed) {
+    Stance(Verdict verdict, boolean measuring, boolean squeezes, boolean calm, double raise) {
+      this(verdict, measuring, squeezes, calm, raise, false);
+    }
+  }
 
   /** Phase 1: each protected tenant's verdict and stance; its evidence, idle count and recent misses move on. */
-  private static Map<String, Stance> judge(List<Protected> protecteds, List<Sheddable> sheddables, Memory memory) {
+  private static Map<String, Stance> judge(List<Protected> protecteds, List<Sheddable> sheddables, Memory memory,
+      int inForceAfter) {
     Map<String, Stance> stances = new LinkedHashMap<>();
     for (Protected p : protecteds) {
       Verdict verdict = worst(p);
@@ -355,14 +380,34 @@ public final class ProtectionLaw {
         memory.recentViolations.remove(p.id());
         memory.placedOn.remove(p.id());
       }
-      boolean steady = before == null || before.equals(now);
+      boolean changed = before != null && !before.equals(now);
+      // the period after a change, and those until a write is in force on every server, were measured (partly)
+      // under the old limits
+      int unsettled = changed ? inForceAfter + 1 : memory.unsettled.getOrDefault(p.id(), 0);
+      memory.unsettled.put(p.id(), Math.max(0, unsettled - 1));
+      if (changed) {
+        // a tenant that joins below adds load too
+        memory.raised.put(p.id(), now.entrySet().stream()
+            .allMatch(x -> x.getValue() >= before.getOrDefault(x.getKey(), 0L)));
+      }
+      // while a raise is not in force everywhere, a miss is still one: the load can only grow as it lands
+      boolean harmOfARaise = unsettled > 0 && !changed && verdict == Verdict.VIOLATED
+          && Boolean.TRUE.equals(memory.raised.get(p.id()));
+      if (harmOfARaise) {
+        unsettled = 0;
+        memory.unsettled.put(p.id(), 0);
+      }
       Evidence e = memory.evidence(p.id());
       boolean idle = verdict == Verdict.IDLE;
       int idleFor = idle ? memory.idle.getOrDefault(p.id(), 0) + 1 : 0;
       memory.idle.put(p.id(), idleFor);
-      if (!steady) {
+      if (changed) {
         e.newEpoch();
-        stances.put(p.id(), new Stance(verdict, true, false, idleFor >= CALM_PERIODS, GIVE_BACK));
+        // a miss confirms another only at the same limits
+        memory.recentViolations.remove(p.id());
+      }
+      if (unsettled > 0) {
+        stances.put(p.id(), new Stance(verdict, true, false, idleFor >= CALM_PERIODS, GIVE_BACK, changed));
         continue;
       }
       Double h = headroom(p);
@@ -392,8 +437,9 @@ public final class ProtectionLaw {
       boolean confirmed = (bits & 3) != 0 && !e.judgedByRecord();
       boolean squeezes = v && (confirmed || gross) || verdict != Verdict.UNKNOWN && e.overBudget();
       memory.recentViolations.put(p.id(), ((bits << 1) | (v ? 1 : 0)) & 3);
-      boolean calm = idle ? idleFor >= CALM_PERIODS : !v && verdict != Verdict.UNKNOWN && e.underBudget();
-      stances.put(p.id(), new Stance(verdict, false, squeezes, calm, raise(e, idle)));
+      double raise = raise(e, idle);
+      boolean calm = idle ? idleFor >= CALM_PERIODS : !v && verdict != Verdict.UNKNOWN && e.underBudget() && raise > 1;
+      stances.put(p.id(), new Stance(verdict, false, squeezes, calm, raise));
     }
     return stances;
   }
@@ -620,8 +666,13 @@ public final class ProtectionLaw {
     Protected pending = above.stream().filter(x -> stances.get(x.id()).verdict() == Verdict.VIOLATED).findFirst()
         .orElse(null);
     if (measuring != null) {
-      return "held at " + s.limit() + " req/sec: the limits below " + measuring + " changed in the last period; "
-          + "the next one measures them";
+      int left = memory.unsettled.getOrDefault(measuring, 0);
+      return left > 0 ? "held at " + s.limit() + " req/sec: the limits below " + measuring + " changed, and HBase "
+          + "enforces them on every RegionServer only after its quota refresh period; " + left + " more "
+          + (left == 1 ? "period passes" : "periods pass") + " before one measures them"
+          : "held at " + s.limit() + " req/sec: the limits below " + measuring + (stances.get(measuring).changed()
+          ? " changed in the last period" : " are in force after HBase's quota refresh period") + "; the next one "
+          + "measures them";
     }
     if (pending != null && holding.containsKey(pending.id())) {
       return "held at " + s.limit() + " req/sec: " + pending.id() + " missed its objective, and the squeeze fell on "

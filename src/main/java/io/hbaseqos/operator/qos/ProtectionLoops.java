@@ -133,11 +133,29 @@ public final class ProtectionLoops {
 
   private final Map<String, Loop> loops = new ConcurrentHashMap<>();
 
+  /** Whole periods (rounded up) in which a written limit may not be in force yet: the law's {@code inForceAfter}. */
+  static int periodsToEnforce(Duration inForce, Duration period) {
+    if (inForce == null || inForce.isNegative() || inForce.isZero() || period.isZero()) {
+      return 0;
+    }
+    return (int) Math.min(100, (inForce.toMillis() + period.toMillis() - 1) / period.toMillis());
+  }
+
   /**
    * The cluster's plan: stepped when the period has passed since the last step (or the members
    * changed), else the last one.
    */
   public Plan plan(String cluster, List<Member> members, Duration period, Source source, Instant now) {
+    return plan(cluster, members, period, Duration.ZERO, source, now);
+  }
+
+  /**
+   * The cluster's plan, on HBase whose RegionServers may enforce a written quota only {@code inForce}
+   * after the write (their quota refresh period, before 2.6.3): that many periods (rounded up) after a
+   * change are measured under the old limits, and the law is told so.
+   */
+  public Plan plan(String cluster, List<Member> members, Duration period, Duration inForce, Source source,
+      Instant now) {
     Loop loop = loops.computeIfAbsent(cluster, k -> new Loop());
     if (!loop.lock.tryLock()) {
       // another reconcile is stepping the loop: never wait for it; this tenant reports the last plan (before the
@@ -214,7 +232,7 @@ public final class ProtectionLoops {
             used.getOrDefault(m.id(), Double.NaN), roof, m.calibrated() == null ? limit : m.calibrated(),
             usedOn.getOrDefault(m.id(), Map.of())));
       }
-      ProtectionLaw.Decision d = ProtectionLaw.step(ps, ss, loop.memory);
+      ProtectionLaw.Decision d = ProtectionLaw.step(ps, ss, loop.memory, periodsToEnforce(inForce, period));
       boolean changed = false;
       for (ProtectionLaw.Sheddable s : ss) {
         ProtectionLaw.Cap c = d.caps().get(s.id());

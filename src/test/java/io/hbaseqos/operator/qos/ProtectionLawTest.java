@@ -68,11 +68,11 @@ class ProtectionLawTest {
   void aLongRecordAtTheLimitsInForceOutweighsTwoCloseMissesButNotAChangedWorld() {
     Memory m = new Memory();
     Sheddable t = s("t", 1, 4000, 4000);
-    // twenty periods at 70-80% of the bound, then two slight misses a period apart: what a limit that meets
+    // forty periods at 60-87% of the bound, then two slight misses a period apart: what a limit that meets
     // the budget shows now and then; its record keeps it
-    double[] record = new double[20];
+    double[] record = new double[40];
     for (int i = 0; i < record.length; i++) {
-      record[i] = i % 2 == 0 ? 6 : 9.5;
+      record[i] = i % 2 == 0 ? 6 : 8.7;
     }
     assertThat(run(m, t, record)).containsOnly(4000L);
     assertThat(m.evidence("u").periods()).isGreaterThanOrEqualTo(ProtectionLaw.JUDGED_AFTER);
@@ -270,10 +270,59 @@ class ProtectionLawTest {
   void aSqueezeIsNotRepeatedOnTheReadingTakenBeforeItActed() {
     Memory m = new Memory();
     // T started: a gross miss cuts at once; the next period was measured partly at the old limit and moves
-    // nothing, however bad; the one after is judged
-    List<Long> limits = run(m, s("t", 1, 8000, 8000), 30, 30, 14);
-    assertThat(limits).containsExactly(4000L, 4000L,
+    // nothing, however bad; the ones after are judged, and a miss at the new limits is confirmed by another at
+    // the same limits (the misses before the cut confirm nothing), which sizes the cut with it
+    List<Long> limits = run(m, s("t", 1, 8000, 8000), 30, 30, 14, 14);
+    assertThat(limits).containsExactly(4000L, 4000L, 4000L,
         Math.round(4000 * 10 / 14.0 * Math.exp(-m.evidence("u").needed())));
+  }
+
+  /**
+   * Before HBase 2.6.3 a RegionServer enforces a written quota only at its next quota refresh: told that
+   * this takes two more periods, the law judges none of the readings taken meanwhile (which still show the
+   * old limit), and says why it waits; the period after them is judged.
+   */
+  @Test
+  void theReadingsTakenBeforeARefreshEnforcesACutAreNotJudged() {
+    Memory m = new Memory();
+    Sheddable t = s("t", 1, 8000, 8000);
+    List<Long> limits = new java.util.ArrayList<>();
+    List<String> reasons = new java.util.ArrayList<>();
+    for (double r : new double[] {30, 30, 30, 30, 30}) {
+      Decision d = ProtectionLaw.step(List.of(u(50, r)), List.of(t), m, 2);
+      limits.add(d.caps().get("t").limit());
+      reasons.add(d.caps().get("t").reason());
+      t = new Sheddable("t", 1, t.floor(), t.ceiling(), d.caps().get("t").limit(), t.used(), d.caps().get("t").roof());
+    }
+    // a gross miss cuts at once; three periods wait (the one after the write and two for the refresh),
+    // however bad their readings; the fifth, still twice the bound, cuts again
+    assertThat(limits).containsExactly(4000L, 4000L, 4000L, 4000L, 2000L);
+    assertThat(reasons.get(1)).contains("quota refresh period; 2 more periods pass before one measures them");
+    assertThat(reasons.get(2)).contains("1 more period passes");
+    assertThat(reasons.get(3)).contains("are in force after HBase's quota refresh period; the next one measures them");
+    // without a refresh to wait for, the same readings cut in the third period
+    assertThat(run(new Memory(), s("t", 1, 8000, 8000), 30, 30, 30)).containsExactly(4000L, 4000L, 2000L);
+  }
+
+  /**
+   * A raise that is not in force everywhere yet can only add load as it lands: a miss while waiting for it
+   * is a miss, and two of them take the raise back without waiting for the refresh.
+   */
+  @Test
+  void missesWhileARaiseIsNotInForceYetAreActedOn() {
+    Memory m = new Memory();
+    Sheddable t = new Sheddable("t", 1, 100, 10_000, 2000, 2000, 0);
+    List<Long> limits = new java.util.ArrayList<>();
+    for (double r : new double[] {5, 5, 5, 5, 12, 12}) {
+      Decision d = ProtectionLaw.step(List.of(u(50, r)), List.of(t), m, 2);
+      limits.add(d.caps().get("t").limit());
+      t = new Sheddable("t", 1, t.floor(), t.ceiling(), d.caps().get("t").limit(), t.used(), d.caps().get("t").roof());
+    }
+    // half the bound, measured after the wait: given back; the next two periods, still waiting for that
+    // raise, miss: the second squeezes
+    assertThat(limits.get(3)).isGreaterThan(2000L);
+    assertThat(limits.get(4)).isEqualTo(limits.get(3));
+    assertThat(limits.get(5)).isLessThan(limits.get(3));
   }
 
   @Test

@@ -44,6 +44,17 @@ class ProtectionLoopsTest {
     }
   }
 
+  /** A written limit may be enforced a refresh period late: the periods of that wait, rounded up, for the law. */
+  @Test
+  void theRefreshPeriodIsCountedInWholePeriods() {
+    assertThat(ProtectionLoops.periodsToEnforce(Duration.ZERO, Duration.ofSeconds(30))).isZero();
+    assertThat(ProtectionLoops.periodsToEnforce(Duration.ofSeconds(30), Duration.ofSeconds(30))).isEqualTo(1);
+    assertThat(ProtectionLoops.periodsToEnforce(Duration.ofSeconds(31), Duration.ofSeconds(30))).isEqualTo(2);
+    assertThat(ProtectionLoops.periodsToEnforce(Duration.ofMinutes(1), Duration.ofSeconds(10))).isEqualTo(6);
+    assertThat(ProtectionLoops.periodsToEnforce(Duration.ofHours(12), Duration.ofSeconds(1))).as("bounded")
+        .isEqualTo(100);
+  }
+
   @Test
   void aMemberThatFindsAStepUnderWayTakesTheLastPlanAndLooksAgainSoon() throws Exception {
     ProtectionLoops loops = new ProtectionLoops();
