@@ -81,8 +81,9 @@ final class ProtectionStep {
 
   /**
    * @param peers the cluster's other QoS tenants (owned, not being deleted)
+   * @param inForce how long after a quota write its RegionServers may still enforce the old quota
    */
-  Outcome step(Tenant tenant, List<Tenant> peers, ClusterMetrics metrics, Instant now) {
+  Outcome step(Tenant tenant, List<Tenant> peers, Duration inForce, ClusterMetrics metrics, Instant now) {
     // this tenant as reconciled (the cache may not have its generation yet), the others as cached; in one
     // order whoever asks, so the loop sees the same members from every tenant
     List<Tenant> tenants = new ArrayList<>(peers.stream().filter(t -> !t.uid().equals(tenant.uid())).toList());
@@ -109,7 +110,8 @@ final class ProtectionStep {
       byId.put(t.id(), t);
     }
     period = period == null ? Duration.ofSeconds(30) : period;
-    ProtectionLoops.Plan plan = loops.plan(tenant.clusterKey(), members, period, new Readings(metrics, byId, now), now);
+    ProtectionLoops.Plan plan = loops.plan(tenant.clusterKey(), members, period, inForce,
+        new Readings(metrics, byId, now), now);
     if (plan.isPending()) {
       return awaitingFirstPlan(tenant, now, plan);
     }

@@ -28,6 +28,14 @@ public final class TenantLimits {
   @FunctionalInterface
   public interface Peers {
     List<Tenant> qosTenants(String clusterKey);
+
+    /**
+     * How long after a quota write its RegionServers may still enforce the old quota (zero when HBase
+     * reloads quotas on a write, or when that is not known).
+     */
+    default java.time.Duration quotaInForce(String clusterKey) {
+      return java.time.Duration.ZERO;
+    }
   }
 
   private final CalibrationStep calibration;
@@ -52,7 +60,8 @@ public final class TenantLimits {
 
     ProtectionStep.Outcome shed = null;
     if (spec.getQos() != null) {
-      shed = protection.step(tenant, peers.qosTenants(tenant.clusterKey()), metrics, now);
+      shed = protection.step(tenant, peers.qosTenants(tenant.clusterKey()), peers.quotaInForce(tenant.clusterKey()),
+          metrics, now);
       conditions.addAll(shed.conditions());
       notes.addAll(shed.notes());
       retry = shed.retry().plusMillis(50);

@@ -17,7 +17,10 @@ import io.hbaseqos.operator.cluster.ClusterUnavailableException;
 import io.hbaseqos.operator.cluster.Errors;
 import io.hbaseqos.operator.gateway.ClusterMetrics;
 import io.hbaseqos.operator.limit.Decision;
+import io.hbaseqos.operator.api.QuotaSettingsSpec;
+import io.hbaseqos.operator.hbase.ServerConf;
 import io.hbaseqos.operator.limit.Tenant;
+import io.hbaseqos.operator.quota.Durations;
 import io.hbaseqos.operator.limit.TenantLimits;
 import io.hbaseqos.operator.metrics.OperatorMetrics;
 import io.hbaseqos.operator.ownership.Ownership;
@@ -109,12 +112,34 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
    * owner, not being deleted, with a priority; their status as cached.
    */
   public static TenantLimits.Peers peers(Ownership ownership) {
-    return clusterKey -> ownership.tenantsOf(clusterKey).stream()
-        .filter(t -> t.getSpec() != null && t.getSpec().getQos() != null && t.getSpec().getQos().getPriority() != null
-            && t.getMetadata().getDeletionTimestamp() == null && Ownership.subjectOf(t) != null && ownership.owns(t)
-            // a priority beyond its grants never makes a tenant a peer of the loops
-            && ownership.refusal(t).isEmpty())
-        .map(t -> tenant(t, t.getStatus())).toList();
+    return new TenantLimits.Peers() {
+      @Override
+      public List<Tenant> qosTenants(String clusterKey) {
+        return ownership.tenantsOf(clusterKey).stream()
+            .filter(t -> t.getSpec() != null && t.getSpec().getQos() != null
+                && t.getSpec().getQos().getPriority() != null && t.getMetadata().getDeletionTimestamp() == null
+                && Ownership.subjectOf(t) != null && ownership.owns(t)
+                // a priority beyond its grants never makes a tenant a peer of the loops
+                && ownership.refusal(t).isEmpty())
+            .map(t -> tenant(t, t.getStatus())).toList();
+      }
+
+      /** From the HBaseCluster's status: its HBase version and the refresh period its RegionServers run with. */
+      @Override
+      public Duration quotaInForce(String clusterKey) {
+        return ownership.cluster(clusterKey).filter(hc -> hc.getStatus() != null).map(hc -> {
+          QuotaSettingsSpec q = hc.getSpec() == null ? null : hc.getSpec().getQuotas();
+          Duration declared;
+          try {
+            declared = Durations.parse(q == null ? null : q.getRefreshPeriod(), QuotaSettingsSpec.DEFAULT_REFRESH);
+          } catch (IllegalArgumentException e) {
+            declared = QuotaSettingsSpec.DEFAULT_REFRESH;
+          }
+          return ServerConf.quotaInForceAfter(hc.getStatus().getHbaseVersion(), hc.getStatus().getQuotaRefreshPeriod(),
+              declared);
+        }).orElse(Duration.ZERO);
+      }
+    };
   }
 
   @Override

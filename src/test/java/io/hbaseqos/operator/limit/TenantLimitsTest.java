@@ -401,6 +401,58 @@ class TenantLimitsTest {
         .getLimit()).isEqualTo(before);
   }
 
+  /**
+   * On HBase before 2.6.3 (the HBaseCluster's status says it, with a quota refresh period of 60 s) a cut
+   * is enforced only at the RegionServers' next refresh: with 30 s windows the loop judges none of the
+   * next three periods, whose readings still show the old limit, and the tenant's message says so; the
+   * fourth is judged.
+   */
+  @Test
+  void aCutIsJudgedOnlyOnceTheRefreshPeriodHasEnforcedIt() {
+    TenantLimits slow = new TenantLimits(new CalibrationLoops(), new ProtectionLoops(), new TenantLimits.Peers() {
+      @Override
+      public List<Tenant> qosTenants(String clusterKey) {
+        return peers;
+      }
+
+      @Override
+      public java.time.Duration quotaInForce(String clusterKey) {
+        return java.time.Duration.ofSeconds(60);
+      }
+    });
+    TenantQuotaSpec us = spec("dash");
+    us.setQos(protectedReads(100, 50));
+    Tenant dash = new Tenant("ns/dash", "uid-dash", "ns/hb", us, null);
+    TenantQuotaSpec ts = spec("batch");
+    ts.setQos(sheddable(10, 100, 5000));
+    Tenant batch = new Tenant("ns/batch", "uid-batch", "ns/hb", ts, null);
+    peers.addAll(List.of(dash, batch));
+    // every period, dash's 100 gets all take 100-300 ms (p99 200 ms: four times its 50 ms bound), while
+    // batch does 1000 gets a second
+    long[] count = {0};
+    ClusterMetrics servers = servedBy(() -> {
+      count[0] += 100;
+      return new UsersMetrics(Map.of("rs1", Map.of("users_user_dash_metric_get_num_ops", (double) count[0],
+          "users_user_dash_metric_get_time_range_count_100_300", 100.0,
+          "users_user_dash_metric_get_99th_percentile", 200.0,
+          "users_user_batch_metric_get_num_ops", 300.0 * count[0])));
+    });
+    List<Long> limits = new ArrayList<>();
+    List<String> messages = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      Instant t = T0.plusSeconds(30L * i);
+      slow.decide(dash, SubjectQuota.empty(Subject.user("dash")), servers, t);
+      Decision d = slow.decide(batch, SubjectQuota.empty(Subject.user("batch")), servers, t);
+      limits.add(d.qos().getLimit());
+      messages.add(d.qos().getMessage());
+    }
+    assertThat(limits.get(0)).isLessThan(5000L);
+    assertThat(limits.subList(1, 4)).as("held while the cut is not in force").containsOnly(limits.get(0));
+    assertThat(messages.get(1)).contains("quota refresh period; 2 more periods pass before one measures them");
+    assertThat(messages.get(3)).contains("the next one measures them");
+    assertThat(limits.get(4)).as("judged once in force").isLessThan(limits.get(0));
+  }
+
   @Test
   void readingsOfOnePeriodAreSharedByEveryTenantOfTheCluster() {
     TenantQuotaSpec us = spec("dash");

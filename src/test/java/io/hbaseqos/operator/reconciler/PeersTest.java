@@ -1,0 +1,81 @@
+package io.hbaseqos.operator.reconciler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.hbaseqos.operator.api.HBaseCluster;
+import io.hbaseqos.operator.api.HBaseClusterSpec;
+import io.hbaseqos.operator.api.HBaseClusterStatus;
+import io.hbaseqos.operator.api.QuotaSettingsSpec;
+import io.hbaseqos.operator.limit.TenantLimits;
+import io.hbaseqos.operator.ownership.Ownership;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/** What the tenants' loops learn of their HBaseCluster from the operator's cache. */
+class PeersTest {
+  final List<HBaseCluster> clusters = new ArrayList<>();
+  final TenantLimits.Peers peers;
+
+  PeersTest() {
+    Ownership ownership = new Ownership(key -> null);
+    ownership.bindClusters(new Ownership.Cache<>() {
+      @Override
+      public boolean synced() {
+        return true;
+      }
+
+      @Override
+      public List<HBaseCluster> byIndex(String index, String key) {
+        return List.of();
+      }
+
+      @Override
+      public Stream<HBaseCluster> list() {
+        return clusters.stream();
+      }
+    });
+    peers = TenantQuotaReconciler.peers(ownership);
+  }
+
+  static HBaseCluster cluster(String version, String refreshSeen, String declared) {
+    HBaseCluster hc = new HBaseCluster();
+    hc.setMetadata(new ObjectMetaBuilder().withNamespace("ns").withName("hb").build());
+    HBaseClusterSpec spec = new HBaseClusterSpec();
+    if (declared != null) {
+      QuotaSettingsSpec q = new QuotaSettingsSpec();
+      q.setRefreshPeriod(declared);
+      spec.setQuotas(q);
+    }
+    hc.setSpec(spec);
+    HBaseClusterStatus st = new HBaseClusterStatus();
+    st.setHbaseVersion(version);
+    st.setQuotaRefreshPeriod(refreshSeen);
+    hc.setStatus(st);
+    return hc;
+  }
+
+  /**
+   * A written quota is in force at once on HBase 2.6.3 and later; before, after the refresh period its
+   * RegionServers were seen to run with, else the one the platform declares; nothing is waited for on a
+   * cluster not reached yet or not known.
+   */
+  @Test
+  void aQuotaIsInForceAfterTheRefreshPeriodTheClusterStatusShowsBefore263() {
+    String key = Ownership.clusterKey("ns", "hb");
+    assertThat(peers.quotaInForce(key)).as("no such cluster").isZero();
+    clusters.add(cluster("2.6.4", "12h", null));
+    assertThat(peers.quotaInForce(key)).isZero();
+    clusters.set(0, cluster("2.5.12", "1m", "30s"));
+    assertThat(peers.quotaInForce(key)).isEqualTo(Duration.ofMinutes(1));
+    clusters.set(0, cluster("2.5.12", null, "45s"));
+    assertThat(peers.quotaInForce(key)).isEqualTo(Duration.ofSeconds(45));
+    clusters.set(0, cluster("2.5.12", null, null));
+    assertThat(peers.quotaInForce(key)).isEqualTo(QuotaSettingsSpec.DEFAULT_REFRESH);
+    clusters.set(0, cluster(null, null, null));
+    assertThat(peers.quotaInForce(key)).as("version not known yet").isZero();
+  }
+}
