@@ -59,7 +59,7 @@ public final class ServerConf {
    * How long after a quota write every RegionServer may still enforce the old quota: none since 2.6.3,
    * which reloads quotas on every setQuota; before, up to the quota refresh period, the longest the
    * RegionServers were seen to run with ({@code observed}, as {@code status.quotaRefreshPeriod} says it:
-   * "30s" or "30s, 5m"), else the one the platform declares. Zero while the version is not known.
+   * "30s", "30s, 5m (HBase default)"), else the one the platform declares. Zero while the version is not known.
    */
   public static java.time.Duration quotaInForceAfter(String version, String observed, java.time.Duration declared) {
     if (version == null || version.isBlank() || defaultRefreshPeriodMs(version) != 300_000L) {
@@ -67,8 +67,10 @@ public final class ServerConf {
     }
     java.time.Duration longest = null;
     for (String part : observed == null ? new String[0] : observed.split(",")) {
+      // "30s", or "5m (HBase default)"
+      String value = part.strip().split(" ", 2)[0];
       try {
-        java.time.Duration d = io.hbaseqos.operator.quota.Durations.parse(part.strip(), null);
+        java.time.Duration d = io.hbaseqos.operator.quota.Durations.parse(value, null);
         longest = d == null || longest != null && longest.compareTo(d) >= 0 ? longest : d;
       } catch (IllegalArgumentException e) {
         // not a period (a server whose value could not be read): the others and the declared one say it

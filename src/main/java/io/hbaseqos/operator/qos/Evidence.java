@@ -12,7 +12,9 @@ import static io.hbaseqos.operator.qos.ProtectionLaw.Z;
 import static io.hbaseqos.operator.qos.ProtectionLaw.Z_AIM;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What a protected tenant's readings say about the limits in force: its headroom h = ln(bound /
@@ -33,14 +35,29 @@ import java.util.List;
 public final class Evidence {
   /** The headrooms of the epoch, oldest first. */
   private final List<Double> hs = new ArrayList<>();
+  /** Each sheddable tenant's load below in each of those periods, oldest first. */
+  private final List<Map<String, Double>> loads = new ArrayList<>();
+  /** The last epoch before this one that had two periods or more: its mean headroom, loads and count. */
+  private double lastMean = Double.NaN;
+  private Map<String, Double> lastLoads = Map.of();
+  private int lastN;
   private Moments epoch = Moments.NONE;
   private double pooledM2;
   private double pooledDf;
 
   void add(double h) {
+    add(h, Map.of());
+  }
+
+  /**
+   * @param load each sheddable tenant's load below in the period (its use, within its limit)
+   */
+  void add(double h, Map<String, Double> load) {
     hs.add(h);
+    loads.add(Map.copyOf(load));
     if (hs.size() > MAX_EPOCH) {
       hs.remove(0);
+      loads.remove(0);
     }
     // the split of the epoch whose recent part departs most from the older one, in standard errors of
     // the spread within the two parts (prefix sums: every split in one pass)
@@ -66,7 +83,9 @@ public final class Evidence {
     }
     if (split > 0) {
       pool(Moments.of(split, sum[split], squares[split]));
+      remember(sum[split] / split, split);
       hs.subList(0, split).clear();
+      loads.subList(0, split).clear();
     }
     epoch = Moments.of(k - split, sum[k] - sum[split], squares[k] - squares[split]);
   }
@@ -78,8 +97,67 @@ public final class Evidence {
 
   void newEpoch() {
     pool(epoch);
+    remember(epoch.mean, epoch.n);
     hs.clear();
+    loads.clear();
     epoch = Moments.NONE;
+  }
+
+  /** Keeps the first {@code n} periods' mean headroom and loads as the last epoch, when there are two or more. */
+  private void remember(double mean, int n) {
+    if (n >= 2) {
+      lastMean = mean;
+      lastLoads = meanLoads(n);
+      lastN = n;
+    }
+  }
+
+  /** Each tenant's mean load over the first {@code n} periods of the epoch (those it was in every one of). */
+  private Map<String, Double> meanLoads(int n) {
+    Map<String, Double> sum = new HashMap<>();
+    for (int i = 0; i < n; i++) {
+      loads.get(i).forEach((k, v) -> sum.merge(k, v, Double::sum));
+    }
+    Map<String, Double> mean = new HashMap<>();
+    sum.forEach((k, v) -> {
+      if (loads.subList(0, n).stream().allMatch(l -> l.containsKey(k))) {
+        mean.put(k, v / n);
+      }
+    });
+    return mean;
+  }
+
+  /**
+   * How much the headroom falls per unit of ln load, as measured between the last epoch and this one
+   * (two periods or more each): the plant's elasticity where the limits are now, to the load that moved
+   * (the tenants whose load changed by more than a twentieth; the others are background, the same in
+   * both). 1 (latency in proportion to load) unless the two epochs show, by more than two standard
+   * errors, that it is steeper, and at most {@link ProtectionLaw#STEEPEST}.
+   */
+  public double elasticity() {
+    if (lastN < 2 || epoch.n < 2) {
+      return 1;
+    }
+    Map<String, Double> now = meanLoads(epoch.n);
+    double before = 0;
+    double after = 0;
+    for (var e : now.entrySet()) {
+      Double was = lastLoads.get(e.getKey());
+      if (was != null && was > 0 && e.getValue() > 0 && Math.abs(Math.log(e.getValue() / was)) > Math.log(1.05)) {
+        before += was;
+        after += e.getValue();
+      }
+    }
+    if (before == 0) {
+      return 1;
+    }
+    double d = Math.log(after / before);
+    if (Math.abs(d) < Math.log(1.05)) {
+      return 1;
+    }
+    double slope = -(epoch.mean - lastMean) / d;
+    double se = sigma() * Math.sqrt(1.0 / epoch.n + 1.0 / lastN) / Math.abs(d);
+    return slope - 2 * se > 1 ? Math.min(ProtectionLaw.STEEPEST, slope) : 1;
   }
 
   /** The spread of a period's headroom at fixed limits (log scale). */

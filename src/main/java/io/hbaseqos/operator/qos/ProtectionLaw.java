@@ -47,9 +47,10 @@ import java.util.TreeSet;
  *       the lowest priority (below the protected tenant's) that can still give: limit above the
  *       floor and use above the floor. The cut brings the mean reading at the limits in force (this
  *       period's included; with one period, that reading) to the level of the aim,
- *       exp(mean h − needed) (the latency taken to fall in proportion to the load), kept within
- *       [{@link #DEEPEST_CUT}, {@link #SHALLOWEST_CUT}], applied to the lower of the limit and what the tenant used. Never
- *       below the floor. Tenants of equal or higher priority are never touched. When every
+ *       exp((mean h − needed) / elasticity) (the latency taken to fall in proportion to the load,
+ *       or as steeply as {@link Evidence#elasticity} measured between the last record and this one),
+ *       kept within [{@link #DEEPEST_CUT}, {@link #SHALLOWEST_CUT}], applied to the lower of the limit
+ *       and what the tenant used. Never below the floor. Tenants of equal or higher priority are never touched. When every
  *       candidate is at its floor, the protected tenant is out of capacity. A miss the source places
  *       on servers, with every candidate's work per server known, is cut from the lowest level that
  *       worked there instead, each tenant in proportion to its work there ({@link #attribute}).</li>
@@ -102,6 +103,8 @@ public final class ProtectionLaw {
   /** A reading twice the bound (a cut of a half) is acted on at once, without a confirming period. */
   static final double GROSS = DEEPEST_CUT;
   public static final int FORGET_VIOLATION_AFTER = 10;
+  /** The steepest elasticity of latency to load the law believes its measurements (see {@link Evidence#elasticity}). */
+  static final double STEEPEST = 4;
   /** A latency of ten minutes is no RPC's: a broken metric. */
   public static final double ABSURD_MILLIS = 600_000;
 
@@ -287,7 +290,7 @@ public final class ProtectionLaw {
   static double cut(Protected p, Evidence e) {
     // the readings at the limits in force, this miss among them, say how far they are from the aim; one
     // reading alone says it with the whole noise of a period
-    double f = Math.exp((e.periods() >= 2 ? e.mean() : Math.log(overshoot(p))) - e.needed());
+    double f = Math.exp(((e.periods() >= 2 ? e.mean() : Math.log(overshoot(p))) - e.needed()) / e.elasticity());
     return Math.max(DEEPEST_CUT, Math.min(SHALLOWEST_CUT, f));
   }
 
@@ -300,8 +303,11 @@ public final class ProtectionLaw {
     if (idle) {
       return GIVE_BACK;
     }
-    double up = Math.exp(e.mean() - e.se() - e.needed());
+    double elasticity = e.elasticity();
+    double up = Math.exp((e.mean() - e.se() - e.needed()) / elasticity);
     // a raise within the standard error of the evidence it rests on is noise: measure on instead
+    // (the raise as a factor of the limit, against exp(se): a move of the limits smaller than the record's own
+    // uncertainty gains less than the record it restarts)
     return up < Math.exp(e.se()) ? 1 : Math.min(MOST_GIVE_BACK, up);
   }
 
@@ -383,19 +389,20 @@ public final class ProtectionLaw {
       boolean changed = before != null && !before.equals(now);
       // the period after a change, and those until a write is in force on every server, were measured (partly)
       // under the old limits
-      int unsettled = changed ? inForceAfter + 1 : memory.unsettled.getOrDefault(p.id(), 0);
+      int waiting = memory.unsettled.getOrDefault(p.id(), 0);
+      int unsettled = changed ? inForceAfter + 1 : waiting;
       memory.unsettled.put(p.id(), Math.max(0, unsettled - 1));
       if (changed) {
-        // a tenant that joins below adds load too
-        memory.raised.put(p.id(), now.entrySet().stream()
-            .allMatch(x -> x.getValue() >= before.getOrDefault(x.getKey(), 0L)));
+        // only raised (a tenant that joins below adds load too; one that leaves takes some away), and nothing
+        // lowered before it is still to come into force
+        boolean raised = before.keySet().stream().allMatch(now::containsKey) && now.entrySet().stream()
+            .allMatch(x -> x.getValue() >= before.getOrDefault(x.getKey(), 0L));
+        memory.raised.put(p.id(), raised && (waiting == 0 || Boolean.TRUE.equals(memory.raised.get(p.id()))));
       }
-      // while a raise is not in force everywhere, a miss is still one: the load can only grow as it lands
-      boolean harmOfARaise = unsettled > 0 && !changed && verdict == Verdict.VIOLATED
-          && Boolean.TRUE.equals(memory.raised.get(p.id()));
-      if (harmOfARaise) {
+      // while a raise is not in force everywhere, a miss is still one (the load can only grow as it lands):
+      // that period is judged, the others wait on
+      if (unsettled > 0 && !changed && verdict == Verdict.VIOLATED && Boolean.TRUE.equals(memory.raised.get(p.id()))) {
         unsettled = 0;
-        memory.unsettled.put(p.id(), 0);
       }
       Evidence e = memory.evidence(p.id());
       boolean idle = verdict == Verdict.IDLE;
@@ -412,7 +419,7 @@ public final class ProtectionLaw {
       }
       Double h = headroom(p);
       if (h != null) {
-        e.add(h);
+        e.add(h, loads(below(p, sheddables).toList()));
       }
       if (verdict == Verdict.VIOLATED) {
         // where this miss was, for a squeeze the record asks for later in a period without one
@@ -442,6 +449,16 @@ public final class ProtectionLaw {
       stances.put(p.id(), new Stance(verdict, false, squeezes, calm, raise));
     }
     return stances;
+  }
+
+  /** Each sheddable tenant's load: what it used, within the limit HBase holds (that limit when not known). */
+  static Map<String, Double> loads(List<Sheddable> below) {
+    Map<String, Double> out = new HashMap<>();
+    for (Sheddable s : below) {
+      double used = s.used();
+      out.put(s.id(), Double.isNaN(used) || used < 0 ? s.held() : Math.min(used, s.held()));
+    }
+    return out;
   }
 
   /** The sheddable tenants a protected tenant may squeeze: those of lower priority. */

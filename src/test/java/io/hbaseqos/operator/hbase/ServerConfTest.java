@@ -54,6 +54,9 @@ class ServerConfTest {
     assertThat(ServerConf.quotaInForceAfter(null, "5m", declared)).as("version not known yet").isZero();
     assertThat(ServerConf.quotaInForceAfter("2.5.12", "1m", declared)).hasSeconds(60);
     assertThat(ServerConf.quotaInForceAfter("2.5.12", "30s, 5m", declared)).as("the slowest server").hasMinutes(5);
+    assertThat(ServerConf.quotaInForceAfter("2.5.12", "5m (HBase default)", declared)).hasMinutes(5);
+    assertThat(ServerConf.quotaInForceAfter("2.5.12", "30s, 5m (HBase default)", declared)).hasMinutes(5);
+    assertThat(ServerConf.quotaInForceAfter("2.5.12", "'x' (not a number of ms)", declared)).isEqualTo(declared);
     assertThat(ServerConf.quotaInForceAfter("2.5.12", null, declared)).as("not read: the declared one")
         .isEqualTo(declared);
     assertThat(ServerConf.quotaInForceAfter("2.5.12", "unreadable", declared)).isEqualTo(declared);

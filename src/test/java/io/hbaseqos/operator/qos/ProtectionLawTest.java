@@ -318,8 +318,8 @@ class ProtectionLawTest {
       limits.add(d.caps().get("t").limit());
       t = new Sheddable("t", 1, t.floor(), t.ceiling(), d.caps().get("t").limit(), t.used(), d.caps().get("t").roof());
     }
-    // half the bound, measured after the wait: given back; the next two periods, still waiting for that
-    // raise, miss: the second squeezes
+    // half the bound for two periods: given back; while that raise is not in force everywhere the readings
+    // miss: each miss is judged at once, and the second squeezes
     assertThat(limits.get(3)).isGreaterThan(2000L);
     assertThat(limits.get(4)).isEqualTo(limits.get(3));
     assertThat(limits.get(5)).isLessThan(limits.get(3));

@@ -157,7 +157,7 @@ public final class ProtectionSim {
         below.add(new ProtectionLaw.Sheddable("t", 1, floor, ceiling, limit, y[0] / plant.k(), squeezedAt));
       }
       ProtectionLaw.Decision d = ProtectionLaw.step(
-          List.of(new ProtectionLaw.Protected("u", 100, List.of(objective))), below, memory, told ? refresh : 0);
+          List.of(new ProtectionLaw.Protected("u", 100, List.of(objective))), below, memory, told && refresh > 1 ? refresh : 0);
       ProtectionLaw.Cap c = d.caps().get("t");
       if (bystander > 0) {
         ProtectionLaw.Cap b = d.caps().get("b");
