@@ -123,6 +123,18 @@ class TenantLimitsTest {
     return st;
   }
 
+  /** dash, protected (reads p99 within 50 ms, priority 100), and batch, sheddable below it within 100-5000 req/sec. */
+  List<Tenant> dashAndBatch() {
+    TenantQuotaSpec us = spec("dash");
+    us.setQos(protectedReads(100, 50));
+    TenantQuotaSpec ts = spec("batch");
+    ts.setQos(sheddable(10, 100, 5000));
+    List<Tenant> both = List.of(new Tenant("ns/dash", "uid-dash", "ns/hb", us, null),
+        new Tenant("ns/batch", "uid-batch", "ns/hb", ts, null));
+    peers.addAll(both);
+    return both;
+  }
+
   static Decision.Report condition(Decision d, String type) {
     return d.conditions().stream().filter(c -> c.type().equals(type)).reduce((a, b) -> b).orElse(null);
   }
@@ -420,13 +432,9 @@ class TenantLimitsTest {
         return java.time.Duration.ofSeconds(60);
       }
     });
-    TenantQuotaSpec us = spec("dash");
-    us.setQos(protectedReads(100, 50));
-    Tenant dash = new Tenant("ns/dash", "uid-dash", "ns/hb", us, null);
-    TenantQuotaSpec ts = spec("batch");
-    ts.setQos(sheddable(10, 100, 5000));
-    Tenant batch = new Tenant("ns/batch", "uid-batch", "ns/hb", ts, null);
-    peers.addAll(List.of(dash, batch));
+    List<Tenant> both = dashAndBatch();
+    Tenant dash = both.get(0);
+    Tenant batch = both.get(1);
     // every period, dash's 100 gets all take 100-300 ms (p99 200 ms: four times its 50 ms bound), while
     // batch does 1000 gets a second
     long[] count = {0};
@@ -455,13 +463,9 @@ class TenantLimitsTest {
 
   @Test
   void readingsOfOnePeriodAreSharedByEveryTenantOfTheCluster() {
-    TenantQuotaSpec us = spec("dash");
-    us.setQos(protectedReads(100, 50));
-    Tenant dash = new Tenant("ns/dash", "uid-dash", "ns/hb", us, null);
-    TenantQuotaSpec ts = spec("batch");
-    ts.setQos(sheddable(10, 100, 5000));
-    Tenant batch = new Tenant("ns/batch", "uid-batch", "ns/hb", ts, null);
-    peers.addAll(List.of(dash, batch));
+    List<Tenant> both = dashAndBatch();
+    Tenant dash = both.get(0);
+    Tenant batch = both.get(1);
     int[] reads = new int[1];
     ClusterMetrics counting = servedBy(() -> {
       reads[0]++;
