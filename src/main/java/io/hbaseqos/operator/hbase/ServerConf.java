@@ -66,17 +66,22 @@ public final class ServerConf {
       return java.time.Duration.ZERO;
     }
     java.time.Duration longest = null;
+    boolean unread = observed == null || observed.isBlank();
     for (String part : observed == null ? new String[0] : observed.split(",")) {
       // "30s", or "5m (HBase default)"
       String value = part.strip().split(" ", 2)[0];
       try {
         java.time.Duration d = io.hbaseqos.operator.quota.Durations.parse(value, null);
         longest = d == null || longest != null && longest.compareTo(d) >= 0 ? longest : d;
+        unread |= d == null;
       } catch (IllegalArgumentException e) {
-        // not a period (a server whose value could not be read): the others and the declared one say it
+        unread = true; // not a period (a value that is not a number of ms): the declared one stands for it
       }
     }
-    return longest != null ? longest : declared == null ? java.time.Duration.ZERO : declared;
+    if (unread && declared != null && (longest == null || declared.compareTo(longest) > 0)) {
+      longest = declared;
+    }
+    return longest == null ? java.time.Duration.ZERO : longest;
   }
 
   static int[] parseVersion(String version) {

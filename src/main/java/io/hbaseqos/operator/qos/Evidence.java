@@ -31,6 +31,10 @@ import java.util.Map;
  * the limits are judged by what they do now, not by a record of another world (a floor that missed
  * for many periods is given back once the protected tenant is calm again, and limits that were good
  * are cut once they miss steadily).
+ *
+ * <p>Each period also keeps the load of every sheddable tenant below. Between the last epoch of two
+ * periods or more and this one, the fall in headroom per unit of ln load of the tenants whose load
+ * moved is the plant's elasticity there ({@link #elasticity}), which sizes the law's moves.
  */
 public final class Evidence {
   /** The headrooms of the epoch, oldest first. */

@@ -28,22 +28,24 @@ import java.util.TreeSet;
  *       protected tenant differ from those of the period before was measured partly under the old
  *       limits: it moves nothing and counts for nothing (a squeeze is not repeated on a reading the
  *       squeeze has not acted on yet); so do the periods until HBase enforces a written limit on every
- *       server ({@code inForceAfter}: its quota refresh period, before 2.6.3), unless they miss after a
- *       raise (the load only grows as it lands). When the sheddable tenants below it change (one joins or
+ *       server ({@code inForceAfter}: its quota refresh period, before 2.6.3), except a period that
+ *       misses after a change that only raised limits, with no earlier cut still to come into force
+ *       (the load only grows as a raise lands, so the new limits will miss at least as badly): that
+ *       miss is judged and joins their record. When the sheddable tenants below it change (one joins or
  *       leaves), its record and its recent misses are dropped: they were measured with other tenants
  *       below, or none, whose load may have moved in ways the law never saw.</li>
  *   <li><b>Evidence per limit.</b> Each measured period adds the headroom h = ln(bound / reading) of
  *       the tenant's worst objective to the evidence of the limits in force. The spread of h at
  *       fixed limits is measured and pooled over the recent limits ({@link Evidence}). A limit is
- *       over budget when more than {@link #MISS_BUDGET} of its periods miss (its mean headroom under
- *       z·spread, {@code budget}); the law aims at {@link #AIM} ({@code needed}), so that a run of
- *       periods, not only their average, keeps within the budget.</li>
+ *       over budget when more than {@link #MISS_BUDGET} of its periods missed and its mean headroom
+ *       is under z·spread ({@code budget}); the law aims at {@link #AIM} ({@code needed}), so that a
+ *       run of periods, not only their average, keeps within the budget.</li>
  *   <li><b>Squeeze, lowest priority first</b>, when a violation is gross (twice the bound) on limits
  *       with fewer than three measured periods, when it is confirmed (one of the two measured
- *       periods before, at the same limits, was violated too) on limits with fewer than {@link #JUDGED_AFTER} measured
- *       periods (past those, two close misses are what a limit within the budget shows now and then,
- *       and its record judges it), or when three or more periods at the limits in force say,
- *       with confidence, that more than the budget miss. The operator cuts the sheddable tenants of
+ *       periods before, at the same limits, was violated too) on limits with fewer than
+ *       {@link #JUDGED_AFTER} measured periods (past those, two close misses are what a limit within
+ *       the budget shows now and then, and its record judges it), or when three or more periods at
+ *       the limits in force are over budget. The operator cuts the sheddable tenants of
  *       the lowest priority (below the protected tenant's) that can still give: limit above the
  *       floor and use above the floor. The cut brings the mean reading at the limits in force (this
  *       period's included; with one period, that reading) to the level of the aim,
@@ -282,10 +284,11 @@ public final class ProtectionLaw {
   }
 
   /**
-   * How deep the tenant asks for the cut: to bring its worst reading to the level at which at most
-   * {@link #AIM} of periods miss (the bound less the headroom its spread needs), taking the
-   * latency to fall at least in proportion to the load; within [{@link #DEEPEST_CUT},
-   * {@link #SHALLOWEST_CUT}].
+   * How deep the tenant asks for the cut: to bring its mean reading at the limits in force (with
+   * fewer than two periods recorded there, this period's worst reading) to the level at which at most
+   * {@link #AIM} of periods miss (the bound less the headroom its spread needs), taking the latency
+   * to fall in proportion to the load, or as steeply as {@link Evidence#elasticity} measured; within
+   * [{@link #DEEPEST_CUT}, {@link #SHALLOWEST_CUT}].
    */
   static double cut(Protected p, Evidence e) {
     // the readings at the limits in force, this miss among them, say how far they are from the aim; one
@@ -296,8 +299,10 @@ public final class ProtectionLaw {
 
   /**
    * How much the tenant's evidence lets the limits below it rise: by the headroom it has, confidently,
-   * above what it needs (the latency taken to rise at most in proportion to the load), within
-   * [1, {@link #MOST_GIVE_BACK}]; {@link #GIVE_BACK} for a tenant that idles.
+   * above what it needs (the latency taken to rise in proportion to the load, or as steeply as
+   * {@link Evidence#elasticity} measured), within [1, {@link #MOST_GIVE_BACK}]; none (1) when that
+   * raise, as a factor of the limit, is under exp(standard error of the record);
+   * {@link #GIVE_BACK} for a tenant that idles.
    */
   static double raise(Evidence e, boolean idle) {
     if (idle) {
@@ -357,12 +362,13 @@ public final class ProtectionLaw {
   /**
    * What one protected tenant's period says, before any limit moves (rules 1 to 4).
    *
-   * @param measuring the limits below it changed in the period: it was measured partly under the old
-   *     ones, so it neither acts nor counts (the next period measures the new limits)
+   * @param measuring the limits below it changed in the period, or are not in force on every server
+   *     yet: it was measured (partly) under the old ones, so it neither acts nor counts
    * @param squeezes it asks for a squeeze: a gross or confirmed miss, or a record over budget
    * @param calm the limits below it may rise for it: idle for {@link #CALM_PERIODS} periods, or met with
    *     confident headroom at the limits in force
    * @param raise how far it lets them rise in one period (within [1, {@link #MOST_GIVE_BACK}])
+   * @param changed the limits below it changed in this period (not only waited for)
    */
   record Stance(Verdict verdict, boolean measuring, boolean squeezes, boolean calm, double raise, boolean changed) {
     Stance(Verdict verdict, boolean measuring, boolean squeezes, boolean calm, double raise) {
@@ -393,15 +399,18 @@ public final class ProtectionLaw {
       int unsettled = changed ? inForceAfter + 1 : waiting;
       memory.unsettled.put(p.id(), Math.max(0, unsettled - 1));
       if (changed) {
-        // only raised (a tenant that joins below adds load too; one that leaves takes some away), and nothing
-        // lowered before it is still to come into force
-        boolean raised = before.keySet().stream().allMatch(now::containsKey) && now.entrySet().stream()
-            .allMatch(x -> x.getValue() >= before.getOrDefault(x.getKey(), 0L));
+        // only raised, the same tenants below (one that joins may lose load as its first limit lands), and
+        // nothing lowered before it still to come into force
+        boolean raised = before.keySet().equals(now.keySet()) && now.entrySet().stream()
+            .allMatch(x -> x.getValue() >= before.get(x.getKey()));
         memory.raised.put(p.id(), raised && (waiting == 0 || Boolean.TRUE.equals(memory.raised.get(p.id()))));
       }
-      // while a raise is not in force everywhere, a miss is still one (the load can only grow as it lands):
-      // that period is judged, the others wait on
-      if (unsettled > 0 && !changed && verdict == Verdict.VIOLATED && Boolean.TRUE.equals(memory.raised.get(p.id()))) {
+      // while a raise is not in force everywhere, a miss is still one: the load can only grow as it lands, so
+      // the new limits will miss at least as badly. That period is judged and joins their record (a reading
+      // that met the bound then says nothing of them, and the others wait on)
+      boolean missWhileRaising = unsettled > 0 && !changed && verdict == Verdict.VIOLATED
+          && Boolean.TRUE.equals(memory.raised.get(p.id()));
+      if (missWhileRaising) {
         unsettled = 0;
       }
       Evidence e = memory.evidence(p.id());

@@ -57,6 +57,10 @@ class ServerConfTest {
     assertThat(ServerConf.quotaInForceAfter("2.5.12", "5m (HBase default)", declared)).hasMinutes(5);
     assertThat(ServerConf.quotaInForceAfter("2.5.12", "30s, 5m (HBase default)", declared)).hasMinutes(5);
     assertThat(ServerConf.quotaInForceAfter("2.5.12", "'x' (not a number of ms)", declared)).isEqualTo(declared);
+    assertThat(ServerConf.quotaInForceAfter("2.5.12", "10s, 'x' (not a number of ms)", declared))
+        .as("a server not read may run with the declared one").isEqualTo(declared);
+    assertThat(ServerConf.quotaInForceAfter("2.5.12", "1m30s", declared)).hasSeconds(90);
+    assertThat(ServerConf.quotaInForceAfter("2.5.12", "1500ms", declared)).hasMillis(1500);
     assertThat(ServerConf.quotaInForceAfter("2.5.12", null, declared)).as("not read: the declared one")
         .isEqualTo(declared);
     assertThat(ServerConf.quotaInForceAfter("2.5.12", "unreadable", declared)).isEqualTo(declared);

@@ -306,7 +306,7 @@ class ProtectionLawTest {
 
   /**
    * A raise that is not in force everywhere yet can only add load as it lands: a miss while waiting for it
-   * is a miss, and two of them take the raise back without waiting for the refresh.
+   * is a miss, and a second one takes the raise back.
    */
   @Test
   void missesWhileARaiseIsNotInForceYetAreActedOn() {
@@ -323,6 +323,35 @@ class ProtectionLawTest {
     assertThat(limits.get(3)).isGreaterThan(2000L);
     assertThat(limits.get(4)).isEqualTo(limits.get(3));
     assertThat(limits.get(5)).isLessThan(limits.get(3));
+  }
+
+  /**
+   * A miss while a raise is still coming into force is judged (the new limits will miss at least as
+   * badly) and joins their record; a period that met the bound meanwhile says nothing of them, and the
+   * rest of the wait goes on.
+   */
+  @Test
+  void aMissWhileARaiseComesIntoForceIsJudgedAloneAndTheWaitGoesOn() {
+    Memory m = new Memory();
+    Sheddable t = new Sheddable("t", 1, 100, 10_000, 2000, 2000, 0);
+    List<Long> limits = new java.util.ArrayList<>();
+    List<Integer> recorded = new java.util.ArrayList<>();
+    for (double r : new double[] {5, 5, 5, 5, 12, 5, 12}) {
+      Decision d = ProtectionLaw.step(List.of(u(50, r)), List.of(t), m, 3);
+      limits.add(d.caps().get("t").limit());
+      recorded.add(m.evidence("u").periods());
+      t = new Sheddable("t", 1, t.floor(), t.ceiling(), d.caps().get("t").limit(), t.used(), d.caps().get("t").roof());
+    }
+    long raised = limits.get(1);
+    assertThat(raised).isGreaterThan(2000L);
+    // periods 2-5 wait for the raise; the miss in period 4 is judged (one close miss: no cut) and recorded, the
+    // periods that met the bound are not
+    assertThat(limits.subList(2, 6)).containsOnly(raised);
+    assertThat(recorded.subList(2, 6)).containsExactly(0, 0, 1, 1);
+    // the first period judged after the wait misses again: confirmed, a cut sized by the two misses, of what
+    // t used (2000 req/sec, under its limit)
+    assertThat(limits.get(6)).isEqualTo(Math.max(100, Math.round(2000 * Math.max(ProtectionLaw.DEEPEST_CUT,
+        Math.min(ProtectionLaw.SHALLOWEST_CUT, 10 / 12.0 * Math.exp(-m.evidence("u").needed()))))));
   }
 
   @Test
