@@ -52,8 +52,8 @@ import java.util.TreeSet;
  *       exp((mean h − needed) / elasticity) (the latency taken to fall in proportion to the load,
  *       or as steeply as {@link Evidence#elasticity} measured between the last record and this one),
  *       kept within [{@link #DEEPEST_CUT}, {@link #SHALLOWEST_CUT}], applied to the lower of the limit
- *       and what the tenant used. Never below the floor. Tenants of equal or higher priority are never touched. When every
- *       candidate is at its floor, the protected tenant is out of capacity. A miss the source places
+ *       and what the tenant used. Never below the floor. Tenants of equal or higher priority are
+ *       never touched. When every candidate is at its floor, the protected tenant is out of capacity. A miss the source places
  *       on servers, with every candidate's work per server known, is cut from the lowest level that
  *       worked there instead, each tenant in proportion to its work there ({@link #attribute}).</li>
  *   <li><b>Give back, highest priority first</b>, when every protected tenant above a squeezed

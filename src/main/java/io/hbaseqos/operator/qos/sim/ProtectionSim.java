@@ -157,7 +157,8 @@ public final class ProtectionSim {
         below.add(new ProtectionLaw.Sheddable("t", 1, floor, ceiling, limit, y[0] / plant.k(), squeezedAt));
       }
       ProtectionLaw.Decision d = ProtectionLaw.step(
-          List.of(new ProtectionLaw.Protected("u", 100, List.of(objective))), below, memory, told && refresh > 1 ? refresh : 0);
+          List.of(new ProtectionLaw.Protected("u", 100, List.of(objective))), below, memory,
+          told && refresh > 1 ? refresh : 0);
       ProtectionLaw.Cap c = d.caps().get("t");
       if (bystander > 0) {
         ProtectionLaw.Cap b = d.caps().get("b");
@@ -342,7 +343,8 @@ public final class ProtectionSim {
               cells++;
               passing += met >= 0.8 ? 1 : 0;
               System.out.printf(Locale.ROOT,
-                  "| %s | %.1f | %.1f | %.1f | %.1fx | %s%.0f%% | %.0f | %.2f | %.2f | %.2f |%n", shape, lag, noise, drift, factor, met >= 0.8 ? "" : "**", 100 * met,
+                  "| %s | %.1f | %.1f | %.1f | %.1fx | %s%.0f%% | %.0f | %.2f | %.2f | %.2f |%n", shape, lag, noise,
+                  drift, factor, met >= 0.8 ? "" : "**", 100 * met,
                   q(runs.stream().mapToDouble(Result::settle).sorted().toArray(), 0.95),
                   q(runs.stream().mapToDouble(Result::violatedAfter).sorted().toArray(), 0.95),
                   q(runs.stream().mapToDouble(Result::share).sorted().toArray(), 0.5), alone);
