@@ -114,15 +114,36 @@ public final class StandaloneHBase implements AutoCloseable {
     return dir.resolve("logs/gc.log");
   }
 
-  /** The HBase shared by every test of this JVM, started on first use. */
+  /**
+   * The HBase shared by every test of this JVM, started on first use. Its ports are chosen free
+   * before the server binds them, so another process may take one meanwhile: a start that fails is
+   * tried again on new ports and a new directory (three times), and a failed server is never shared,
+   * so one lost race does not fail every test after it.
+   */
   public static synchronized StandaloneHBase shared() {
     if (shared == null) {
-      try {
-        shared = new StandaloneHBase(Files.createTempDirectory("hbaseqos-hbase"), Map.of());
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
+      IllegalStateException failed = null;
+      for (int attempt = 0; attempt < 3 && shared == null; attempt++) {
+        StandaloneHBase hbase;
+        try {
+          hbase = new StandaloneHBase(Files.createTempDirectory("hbaseqos-hbase"), Map.of());
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+        try {
+          hbase.start();
+          shared = hbase;
+        } catch (IllegalStateException e) {
+          hbase.close();
+          failed = failed == null ? e : failed;
+          if (failed != e) {
+            failed.addSuppressed(e);
+          }
+        }
       }
-      shared.start();
+      if (shared == null) {
+        throw failed;
+      }
       Runtime.getRuntime().addShutdownHook(new Thread(shared::close));
     }
     return shared;
