@@ -24,6 +24,36 @@ public final class RefreshPeriodCheck {
 
   private RefreshPeriodCheck() {}
 
+  /**
+   * How long after a quota write every RegionServer may still enforce the old quota: none since 2.6.3,
+   * which reloads quotas on every setQuota; before, up to the quota refresh period, the longest the
+   * RegionServers were seen to run with ({@code observed}: {@link Result#observed} as
+   * {@code status.quotaRefreshPeriod} keeps it, read back next to where it is written), else the one
+   * the platform declares. Zero while the version is not known.
+   */
+  public static Duration quotaInForceAfter(String version, String observed, Duration declared) {
+    if (version == null || version.isBlank() || ServerConf.defaultRefreshPeriodMs(version) != 300_000L) {
+      return Duration.ZERO;
+    }
+    Duration longest = null;
+    boolean unread = observed == null || observed.isBlank();
+    for (String part : observed == null ? new String[0] : observed.split(",")) {
+      // "30s", or "5m (HBase default)"
+      String value = part.strip().split(" ", 2)[0];
+      try {
+        Duration d = Durations.parse(value, null);
+        longest = d == null || longest != null && longest.compareTo(d) >= 0 ? longest : d;
+        unread |= d == null;
+      } catch (IllegalArgumentException e) {
+        unread = true; // not a period (a value that is not a number of ms): the declared one stands for it
+      }
+    }
+    if (unread && declared != null && (longest == null || declared.compareTo(longest) > 0)) {
+      longest = declared;
+    }
+    return longest == null ? Duration.ZERO : longest;
+  }
+
   public static Result check(Map<String, ServerSettings> perServer, Duration expected, String hbaseVersion) {
     if (perServer == null || perServer.isEmpty()) {
       return new Result(Outcome.UNKNOWN, null, "no RegionServer configuration read yet");

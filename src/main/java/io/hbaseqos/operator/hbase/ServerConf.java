@@ -55,35 +55,6 @@ public final class ServerConf {
     return since263 ? 43_200_000L : 300_000L;
   }
 
-  /**
-   * How long after a quota write every RegionServer may still enforce the old quota: none since 2.6.3,
-   * which reloads quotas on every setQuota; before, up to the quota refresh period, the longest the
-   * RegionServers were seen to run with ({@code observed}, as {@code status.quotaRefreshPeriod} says it:
-   * "30s", "30s, 5m (HBase default)"), else the one the platform declares. Zero while the version is not known.
-   */
-  public static java.time.Duration quotaInForceAfter(String version, String observed, java.time.Duration declared) {
-    if (version == null || version.isBlank() || defaultRefreshPeriodMs(version) != 300_000L) {
-      return java.time.Duration.ZERO;
-    }
-    java.time.Duration longest = null;
-    boolean unread = observed == null || observed.isBlank();
-    for (String part : observed == null ? new String[0] : observed.split(",")) {
-      // "30s", or "5m (HBase default)"
-      String value = part.strip().split(" ", 2)[0];
-      try {
-        java.time.Duration d = io.hbaseqos.operator.quota.Durations.parse(value, null);
-        longest = d == null || longest != null && longest.compareTo(d) >= 0 ? longest : d;
-        unread |= d == null;
-      } catch (IllegalArgumentException e) {
-        unread = true; // not a period (a value that is not a number of ms): the declared one stands for it
-      }
-    }
-    if (unread && declared != null && (longest == null || declared.compareTo(longest) > 0)) {
-      longest = declared;
-    }
-    return longest == null ? java.time.Duration.ZERO : longest;
-  }
-
   static int[] parseVersion(String version) {
     int[] out = new int[3];
     if (version == null) {

@@ -119,12 +119,16 @@ public final class Evidence {
   /** Each tenant's mean load over the first {@code n} periods of the epoch (those it was in every one of). */
   private Map<String, Double> meanLoads(int n) {
     Map<String, Double> sum = new HashMap<>();
+    Map<String, Integer> periods = new HashMap<>();
     for (int i = 0; i < n; i++) {
-      loads.get(i).forEach((k, v) -> sum.merge(k, v, Double::sum));
+      loads.get(i).forEach((k, v) -> {
+        sum.merge(k, v, Double::sum);
+        periods.merge(k, 1, Integer::sum);
+      });
     }
     Map<String, Double> mean = new HashMap<>();
     sum.forEach((k, v) -> {
-      if (loads.subList(0, n).stream().allMatch(l -> l.containsKey(k))) {
+      if (periods.get(k) == n) {
         mean.put(k, v / n);
       }
     });

@@ -6,6 +6,7 @@ import io.hbaseqos.operator.api.DesiredQuotas;
 import io.hbaseqos.operator.api.DryRunStatus;
 import io.hbaseqos.operator.api.HBaseCluster;
 import io.hbaseqos.operator.api.NamespaceStatus;
+import io.hbaseqos.operator.api.QuotaSettingsSpec;
 import io.hbaseqos.operator.api.TenantQuota;
 import io.hbaseqos.operator.usage.DryRunPrediction;
 import io.hbaseqos.operator.usage.UsageReport;
@@ -15,16 +16,15 @@ import io.hbaseqos.operator.cluster.ClusterConnections;
 import io.hbaseqos.operator.cluster.ClusterState;
 import io.hbaseqos.operator.cluster.ClusterUnavailableException;
 import io.hbaseqos.operator.cluster.Errors;
+import io.hbaseqos.operator.cluster.RefreshPeriodCheck;
 import io.hbaseqos.operator.gateway.ClusterMetrics;
 import io.hbaseqos.operator.limit.Decision;
-import io.hbaseqos.operator.api.QuotaSettingsSpec;
-import io.hbaseqos.operator.hbase.ServerConf;
 import io.hbaseqos.operator.limit.Tenant;
-import io.hbaseqos.operator.quota.Durations;
 import io.hbaseqos.operator.limit.TenantLimits;
 import io.hbaseqos.operator.metrics.OperatorMetrics;
 import io.hbaseqos.operator.ownership.Ownership;
 import io.hbaseqos.operator.ownership.RetainedSubjects;
+import io.hbaseqos.operator.quota.Durations;
 import io.hbaseqos.operator.quota.HBaseVersion;
 import io.hbaseqos.operator.quota.NamespaceLimits;
 import io.hbaseqos.operator.quota.QuotaOp;
@@ -135,7 +135,7 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
           } catch (IllegalArgumentException e) {
             declared = QuotaSettingsSpec.DEFAULT_REFRESH;
           }
-          return ServerConf.quotaInForceAfter(hc.getStatus().getHbaseVersion(), hc.getStatus().getQuotaRefreshPeriod(),
+          return RefreshPeriodCheck.quotaInForceAfter(hc.getStatus().getHbaseVersion(), hc.getStatus().getQuotaRefreshPeriod(),
               declared);
         }).orElse(Duration.ZERO);
       }

@@ -43,29 +43,6 @@ class ServerConfTest {
     assertThat(ServerConf.defaultRefreshPeriodMs(version)).isEqualTo(ms);
   }
 
-  /**
-   * A written quota is in force at once since 2.6.3 (a reload on every setQuota); before, only after the
-   * longest refresh period the RegionServers run with, else the declared one.
-   */
-  @Test
-  void aWrittenQuotaIsInForceAfterTheRefreshPeriodBefore263() {
-    java.time.Duration declared = java.time.Duration.ofSeconds(30);
-    assertThat(ServerConf.quotaInForceAfter("2.6.4", "5m", declared)).isZero();
-    assertThat(ServerConf.quotaInForceAfter(null, "5m", declared)).as("version not known yet").isZero();
-    assertThat(ServerConf.quotaInForceAfter("2.5.12", "1m", declared)).hasSeconds(60);
-    assertThat(ServerConf.quotaInForceAfter("2.5.12", "30s, 5m", declared)).as("the slowest server").hasMinutes(5);
-    assertThat(ServerConf.quotaInForceAfter("2.5.12", "5m (HBase default)", declared)).hasMinutes(5);
-    assertThat(ServerConf.quotaInForceAfter("2.5.12", "30s, 5m (HBase default)", declared)).hasMinutes(5);
-    assertThat(ServerConf.quotaInForceAfter("2.5.12", "'x' (not a number of ms)", declared)).isEqualTo(declared);
-    assertThat(ServerConf.quotaInForceAfter("2.5.12", "10s, 'x' (not a number of ms)", declared))
-        .as("a server not read may run with the declared one").isEqualTo(declared);
-    assertThat(ServerConf.quotaInForceAfter("2.5.12", "1m30s", declared)).hasSeconds(90);
-    assertThat(ServerConf.quotaInForceAfter("2.5.12", "1500ms", declared)).hasMillis(1500);
-    assertThat(ServerConf.quotaInForceAfter("2.5.12", null, declared)).as("not read: the declared one")
-        .isEqualTo(declared);
-    assertThat(ServerConf.quotaInForceAfter("2.5.12", "unreadable", declared)).isEqualTo(declared);
-  }
-
   @Test
   void readsASetOfKeysInOnePass() throws Exception {
     String json = "{\"properties\":[{\"key\":\"a\",\"value\":\"1\"},{\"key\":\"b\",\"value\":null},"

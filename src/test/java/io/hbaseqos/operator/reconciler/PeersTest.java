@@ -2,13 +2,12 @@ package io.hbaseqos.operator.reconciler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.hbaseqos.operator.api.HBaseCluster;
-import io.hbaseqos.operator.api.HBaseClusterSpec;
 import io.hbaseqos.operator.api.HBaseClusterStatus;
 import io.hbaseqos.operator.api.QuotaSettingsSpec;
 import io.hbaseqos.operator.limit.TenantLimits;
 import io.hbaseqos.operator.ownership.Ownership;
+import io.hbaseqos.operator.support.Resources;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,15 +41,8 @@ class PeersTest {
   }
 
   static HBaseCluster cluster(String version, String refreshSeen, String declared) {
-    HBaseCluster hc = new HBaseCluster();
-    hc.setMetadata(new ObjectMetaBuilder().withNamespace("ns").withName("hb").build());
-    HBaseClusterSpec spec = new HBaseClusterSpec();
-    if (declared != null) {
-      QuotaSettingsSpec q = new QuotaSettingsSpec();
-      q.setRefreshPeriod(declared);
-      spec.setQuotas(q);
-    }
-    hc.setSpec(spec);
+    HBaseCluster hc = Resources.cluster("ns", "hb", null, null);
+    hc.getSpec().getQuotas().setRefreshPeriod(declared);
     HBaseClusterStatus st = new HBaseClusterStatus();
     st.setHbaseVersion(version);
     st.setQuotaRefreshPeriod(refreshSeen);
