@@ -26,13 +26,17 @@ import org.apache.hadoop.hbase.quotas.QuotaSettings;
  * HBase 2.6.4 (quotas on), the packaged operator, and {@code examples/} applied with kubectl.
  * Shows the tenants' statuses and the quotas HBase now holds, then drives YCSB load for the
  * calibrated example and shows its loop converging (a table, and an SVG chart under
- * target/demo/); Ctrl-C stops everything.
+ * target/demo/); Ctrl-C stops everything. {@code --no-load} skips the load, {@code --delete-namespace}
+ * ends by deleting the demo's namespace and shows what HBase holds after (read raw from
+ * {@code hbase:quota}).
  */
 public final class EmbeddedDemo {
   private EmbeddedDemo() {}
 
   public static void main(String[] args) throws Exception {
     boolean once = List.of(args).contains("--once");
+    boolean load = !List.of(args).contains("--no-load");
+    boolean deleteNamespace = List.of(args).contains("--delete-namespace");
     long t0 = System.nanoTime();
     step("starting kube-apiserver and etcd (binaries from hack/k8s-binaries.sh)");
     KubernetesClient k8s = KubeApi.client();
@@ -60,7 +64,13 @@ public final class EmbeddedDemo {
     }
     step(String.format("ready after %.1f s", (System.nanoTime() - t0) / 1e9));
     show(hbase, ns);
-    calibrate(k8s, hbase, ns);
+    if (load) {
+      calibrate(k8s, hbase, ns);
+    }
+    if (deleteNamespace) {
+      deleteNamespace(k8s, hbase, ns);
+      System.exit(0);
+    }
     System.out.println();
     System.out.println("Try it (another terminal):");
     System.out.println("  export KUBECONFIG=" + KubeApi.kubeconfig());
@@ -101,6 +111,37 @@ public final class EmbeddedDemo {
       step(String.format("loop %s at limit %s req/sec: the client got %.0f ops/s (%+.1f%%); chart: %s",
           last.state(), last.limit(), last.sample().tOps(), last.errorPct(target), chart));
     }
+  }
+
+  /**
+   * Deletes the namespace with kubectl, as a tenant team would, and shows that it goes and what
+   * HBase holds after: the operator removes its tenants' quotas (and keeps those whose
+   * {@code deletionPolicy} is {@code Retain}), then the namespace controller removes the namespace.
+   */
+  static void deleteNamespace(KubernetesClient k8s, StandaloneHBase hbase, String ns) throws Exception {
+    List<String> before = quotaCells(hbase);
+    step("quota settings in hbase:quota before (raw scan of family q): " + before.size());
+    before.forEach(c -> System.out.println("  " + c));
+    step("kubectl delete namespace " + ns + "   (the operator cleans its tenants' quotas, then the namespace goes)");
+    long t0 = System.nanoTime();
+    Kubectl.Result r = Kubectl.run("delete", "namespace", ns, "--timeout=180s");
+    System.out.print(indent(r.output()));
+    Instant deadline = Instant.now().plus(Duration.ofSeconds(180));
+    while (k8s.namespaces().withName(ns).get() != null && Instant.now().isBefore(deadline)) {
+      Thread.sleep(250);
+    }
+    boolean gone = k8s.namespaces().withName(ns).get() == null;
+    step(String.format("namespace %s %s after %.1f s", ns, gone ? "gone" : "still there", (System.nanoTime() - t0)
+        / 1e9));
+    List<String> cells = quotaCells(hbase);
+    step("quota settings in hbase:quota now (raw scan of family q): " + cells.size());
+    cells.forEach(c -> System.out.println("  " + c));
+  }
+
+  /** The quota settings cells of {@code hbase:quota}, read raw: {@code row family:qualifier = what it holds}. */
+  static List<String> quotaCells(StandaloneHBase hbase) {
+    return io.hbaseqos.operator.support.QuotaTableRaw.read(hbase).entrySet().stream()
+        .map(e -> e.getKey() + " = " + e.getValue()).toList();
   }
 
   static boolean allReady(KubernetesClient k8s, String ns) {
