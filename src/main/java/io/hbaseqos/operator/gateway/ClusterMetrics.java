@@ -23,8 +23,9 @@ public interface ClusterMetrics {
   CounterReading userCounters(String user, Set<String> ops, Instant notBefore) throws IOException;
 
   /**
-   * Every user's metrics on every live RegionServer, read at or after {@code notBefore} (one request
-   * per server; each read resets the servers' histograms).
+   * Every user's metrics on every live RegionServer, read at or after {@code notBefore}, for judging
+   * latencies: their histograms hold the window since the servers' previous read (each read resets
+   * them), with what reads in between took.
    *
    * @param notBefore null: a recent reading will do
    */

@@ -2,6 +2,7 @@ package io.hbaseqos.operator.gateway;
 
 import io.hbaseqos.operator.calibration.CounterReading;
 import io.hbaseqos.operator.hbase.InfoServers;
+import io.hbaseqos.operator.hbase.MetricsSample;
 import io.hbaseqos.operator.hbase.MetricsUnavailableException;
 import io.hbaseqos.operator.hbase.ServerSettings;
 import io.hbaseqos.operator.hbase.ServersSample;
@@ -26,7 +27,9 @@ import java.util.concurrent.RejectedExecutionException;
  *
  * <p>The loops' reads never run on the caller's thread: a {@link MetricsSampler} takes them on the
  * cluster's own threads, and a caller whose reading is not there yet gets
- * {@link MetricsPendingException} and is woken (through {@link #waking}) when it is.
+ * {@link MetricsPendingException} and is woken (through {@link #waking}) when it is. The
+ * RegionServers are read as one {@link MetricsSample} per {@link #PERIOD} at most, whoever asks:
+ * calibration's counters, latency protection's histograms and the tenants' usage all come from it.
  */
 public final class MetricsGateway implements ClusterMetrics, AutoCloseable {
 
@@ -36,14 +39,26 @@ public final class MetricsGateway implements ClusterMetrics, AutoCloseable {
     Map<String, Map.Entry<String, Integer>> infoServers() throws MetricsUnavailableException;
   }
 
-  /** How old a reading that asks for no moment may be (one read serves every tenant meanwhile). */
-  static final Duration REUSE = InfoServers.REUSE;
+  /**
+   * How old a sample that asks for no moment may be, and how often at most one is taken: one
+   * sample per RegionServer per period serves every reader of the cluster meanwhile.
+   */
+  static final Duration PERIOD = InfoServers.REUSE;
+  /** The sampler's slot of the cluster's sample. */
+  private static final String SAMPLE = "sample";
   private final Object connection;
   private final Object owner;
   private final InfoServers infoServers;
   private final LiveServers live;
   private final PrometheusClient prometheus;
   private final MetricsSampler sampler;
+  private final Clock clock;
+  /** What the next sample reads for usage besides every user's metrics: nothing, {@link #CACHE} or {@link #TABLES}. */
+  private final java.util.concurrent.atomic.AtomicInteger usageWanted = new java.util.concurrent.atomic.AtomicInteger();
+  /** The block cache. */
+  private static final int CACHE = 1;
+  /** The block cache and every table's metrics. */
+  private static final int TABLES = 2;
   private volatile Map<String, ServerSettings> serverSettings = Map.of();
 
   /**
@@ -64,6 +79,7 @@ public final class MetricsGateway implements ClusterMetrics, AutoCloseable {
     this.live = live;
     this.prometheus = prometheus;
     this.sampler = new MetricsSampler(clock, name);
+    this.clock = clock;
   }
 
   /** Whether it was made for exactly these connection settings of this owner. */
@@ -103,55 +119,84 @@ public final class MetricsGateway implements ClusterMetrics, AutoCloseable {
 
     @Override
     public CounterReading userCounters(String user, Set<String> ops, Instant notBefore) throws IOException {
-      // a shared reading of every user may be older than its read: the slot goes by the reading's time
-      return take(List.of("counters", user, ops), MetricsSampler.Kind.INFO_SERVERS, notBefore, MetricsSampler.Read
-          .timed(() -> read(() -> infoServers.userCounters(live.infoServers(), user, ops, notBefore)),
-              CounterReading::at));
+      return sample(notBefore, wake).counters(user, ops);
     }
 
     @Override
     public UsersMetrics allUserMetrics(Instant notBefore) throws IOException {
-      return take("allUsers", MetricsSampler.Kind.INFO_SERVERS, notBefore,
-          MetricsSampler.Read.timed(() -> read(() -> infoServers.allUsers(live.infoServers())), UsersMetrics::at));
+      return infoServers.latencies(sample(notBefore, wake));
     }
 
     @Override
     public double prometheus(String url, String query, Instant notBefore) throws IOException {
-      return take(List.of("prometheus", url, query), MetricsSampler.Kind.PROMETHEUS, notBefore,
-          () -> prometheus.query(url, query));
+      return sampler.get(List.of("prometheus", url, query), MetricsSampler.Kind.PROMETHEUS, notBefore, PERIOD,
+          () -> prometheus.query(url, query), wake);
     }
 
     @Override
     public ClusterMetrics waking(Runnable other) {
       return new View(other);
     }
-
-    private <T> T take(Object key, MetricsSampler.Kind kind, Instant notBefore, MetricsSampler.Read<T> read)
-        throws IOException {
-      return sampler.get(key, kind, notBefore, REUSE, read, wake);
-    }
   }
 
   /**
-   * Every tenant's counters on every live RegionServer, at most {@link #REUSE} old: one read per
-   * server (two with {@code tables}), whatever the number of tenants, taken on the sampler's thread
-   * like the loops' readings. Never waits for it: a sample not there yet is
+   * The cluster's sample: the last one when it was taken at or after {@code notBefore} (null: at
+   * most {@link #PERIOD} ago); else {@link MetricsPendingException}, the next sample is due (at most
+   * one per period, whoever asks) and {@code wake} runs once it is taken.
+   */
+  private MetricsSample sample(Instant notBefore, Runnable wake) throws IOException {
+    return sampler.get(SAMPLE, MetricsSampler.Kind.INFO_SERVERS, notBefore, PERIOD, MetricsSampler.Read.timed(() -> {
+      // what usage asked for is read with the users' metrics of the next sample, and only then
+      int wanted = usageWanted.getAndSet(0);
+      return read(() -> infoServers.sample(live.infoServers(), wanted >= CACHE, wanted >= TABLES));
+    }, MetricsSample::at), wake);
+  }
+
+  /**
+   * Every tenant's counters on every live RegionServer, with the block cache and (with
+   * {@code tables}) every table's, from the cluster's sample (at most {@link #PERIOD} old): the
+   * sample calibration and latency protection read, whatever the number of tenants, with what
+   * usage needs besides read into it when usage asks. Never waits for it: a sample not there yet is
    * {@link MetricsPendingException}, and {@code wake} runs once the read ends, whatever its outcome.
+   *
+   * @param tables whether a table or namespace tenant needs every table's metrics
    */
   public ServersSample usageSample(boolean tables, Runnable wake) throws IOException {
-    return sampler.get(List.of("usage", tables), MetricsSampler.Kind.INFO_SERVERS, null, REUSE,
-        MetricsSampler.Read.timed(() -> read(() -> infoServers.sample(live.infoServers(), tables)),
-            ServersSample::at), wake);
+    MetricsSample last;
+    try {
+      last = sampler.latest(SAMPLE);
+    } catch (IOException e) {
+      last = null; // a failed read: whether it is recent enough to answer with is the sample's to say
+    }
+    if (last != null && last.servesUsage(tables) && !last.at().plus(PERIOD).isBefore(clock.instant())) {
+      return last.usage();
+    }
+    usageWanted.accumulateAndGet(tables ? TABLES : CACHE, Math::max);
+    MetricsSample s = sample(null, wake);
+    if (!s.servesUsage(tables)) {
+      // a recent sample the loops asked for, without what usage needs: the next one reads it
+      s = sample(s.at().plusNanos(1), wake);
+    }
+    return s.servesUsage(tables) ? s.usage() : null;
   }
 
   /**
-   * The last usage sample taken, however long its read took: what the asker woken by that read
-   * records (null: none yet, or a read runs).
+   * The last sample taken, however long its read took, as usage: what the asker woken by that read
+   * records (null: none yet). When it lacks what usage asked for (its read began before the ask),
+   * the next sample reads it: {@link MetricsPendingException}, and {@code wake} runs once it is taken.
    *
    * @throws IOException that read's failure
    */
-  public ServersSample lastUsageSample(boolean tables) throws IOException {
-    return sampler.latest(List.of("usage", tables));
+  public ServersSample lastUsageSample(boolean tables, Runnable wake) throws IOException {
+    MetricsSample s = sampler.latest(SAMPLE);
+    if (s == null) {
+      return null;
+    }
+    if (!s.servesUsage(tables)) {
+      usageWanted.accumulateAndGet(tables ? TABLES : CACHE, Math::max);
+      s = sample(s.at().plusNanos(1), wake);
+    }
+    return s.servesUsage(tables) ? s.usage() : null;
   }
 
   private interface Read<T> {

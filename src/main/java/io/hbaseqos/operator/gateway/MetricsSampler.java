@@ -14,6 +14,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Takes one cluster's metric readings on threads of its own, so that no reconcile ever waits for an
@@ -21,11 +23,13 @@ import java.util.concurrent.RejectedExecutionException;
  * Prometheus, per cluster (a hung port or a black-holed Prometheus delays only that cluster's
  * readings of that kind, and only by what their breakers let through).
  *
- * <p>Each kind of reading has a slot holding the latest result and when its read started. A caller
+ * <p>Each kind of reading has a slot holding the latest result and when it was taken. A caller
  * asks for a result taken at or after a moment ({@code notBefore}), or for one at most
- * {@code reuse} old: it gets it at once when the slot has it; otherwise the read is started (at
- * most one per slot at a time) and the caller is told {@link MetricsPendingException}, to come back
- * when its {@code wake} runs, which every caller waiting on the slot gets once the read ends.
+ * {@code period} old: it gets it at once when the slot has it; otherwise the slot's next read is
+ * due (at most one per slot at a time, and one per {@code period}: a read starts no sooner than a
+ * period after the one before it, whoever asks) and the caller is told
+ * {@link MetricsPendingException}, to come back when its {@code wake} runs, which every caller
+ * waiting on the slot gets once the read ends.
  */
 final class MetricsSampler implements AutoCloseable {
   /** A blocking read, run on the sampler's thread. */
@@ -61,6 +65,8 @@ final class MetricsSampler implements AutoCloseable {
   static final Duration FORGET = Duration.ofMinutes(10);
 
   private static final class Slot {
+    /** When the last read started (null: none yet): the next starts a period later at the soonest. */
+    Instant started;
     Instant at;
     Object value;
     IOException failure;
@@ -70,9 +76,11 @@ final class MetricsSampler implements AutoCloseable {
   }
 
   private final Clock clock;
-  private final Map<Kind, ExecutorService> threads;
+  private final Map<Kind, ScheduledExecutorService> threads;
   private final Map<Object, Slot> slots = new ConcurrentHashMap<>();
   private volatile Instant pruned;
+  /** Closed: reads scheduled and not run never will be, so nobody is told to wait for them. */
+  private volatile boolean closed;
 
   MetricsSampler(Clock clock, String name) {
     this.clock = clock;
@@ -81,8 +89,8 @@ final class MetricsSampler implements AutoCloseable {
     this.pruned = clock.instant();
   }
 
-  private static ExecutorService thread(String name) {
-    return Executors.newSingleThreadExecutor(r -> {
+  private static ScheduledExecutorService thread(String name) {
+    return Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, name);
       t.setDaemon(true);
       return t;
@@ -90,24 +98,30 @@ final class MetricsSampler implements AutoCloseable {
   }
 
   /**
-   * The slot's result if it was taken at or after {@code notBefore} (null: at most {@code reuse}
-   * ago); else starts the read and throws {@link MetricsPendingException}.
+   * The slot's result if it was taken at or after {@code notBefore} (null: at most {@code period}
+   * ago); else makes the slot's next read due and throws {@link MetricsPendingException}. That
+   * read starts at once, or a period after the last one started if that is later: however many
+   * callers ask, and whatever moments they ask for, the slot is read at most once per period.
    *
    * @param wake run once the read ends (null: the caller looks again on its own schedule)
    * @throws IOException the read's own failure, when that is the result that qualifies
    */
   @SuppressWarnings("unchecked")
-  <T> T get(Object key, Kind kind, Instant notBefore, Duration reuse, Read<T> read, Runnable wake) throws IOException {
+  <T> T get(Object key, Kind kind, Instant notBefore, Duration period, Read<T> read, Runnable wake)
+      throws IOException {
+    if (closed) {
+      throw new MetricsUnavailableException("the connection changed while reading; read again next period");
+    }
     Instant now = clock.instant();
     prune(now);
     Slot s = slots.computeIfAbsent(key, k -> new Slot());
     synchronized (s) {
       if (slots.get(key) != s) {
         // pruned between the lookup and the lock: ask the slot that is there now
-        return get(key, kind, notBefore, reuse, read, wake);
+        return get(key, kind, notBefore, period, read, wake);
       }
       s.asked = now;
-      boolean fresh = s.at != null && (notBefore != null ? !s.at.isBefore(notBefore) : !s.at.plus(reuse).isBefore(now));
+      boolean fresh = s.at != null && (notBefore != null ? !s.at.isBefore(notBefore) : !s.at.plus(period).isBefore(now));
       if (fresh) {
         if (s.failure != null) {
           throw s.failure;
@@ -119,8 +133,13 @@ final class MetricsSampler implements AutoCloseable {
       }
       if (!s.running) {
         s.running = true;
+        Instant due = s.started == null ? now : s.started.plus(period);
+        if (notBefore != null && notBefore.isAfter(due)) {
+          due = notBefore;
+        }
+        long delay = Math.max(0, Duration.between(now, due).toNanos());
         try {
-          threads.get(kind).execute(() -> run(s, read));
+          threads.get(kind).schedule(() -> run(s, read), delay, TimeUnit.NANOSECONDS);
         } catch (RejectedExecutionException e) {
           s.running = false;
           throw new MetricsUnavailableException("the connection changed while reading; read again next period");
@@ -132,9 +151,9 @@ final class MetricsSampler implements AutoCloseable {
   }
 
   /**
-   * The slot's last result, however old, once no read of it runs: what a waiter woken by that read
-   * takes (a read slower than the reuse time still serves it); null when there is none yet or a read
-   * runs.
+   * The slot's last result, however old: what a waiter woken by that read takes (a read slower than
+   * the period still serves it, and so does one after which another asker made the next read due);
+   * null when there is none yet.
    *
    * @throws IOException that read's own failure
    */
@@ -145,7 +164,7 @@ final class MetricsSampler implements AutoCloseable {
       return null;
     }
     synchronized (s) {
-      if (s.running || s.at == null) {
+      if (s.at == null) {
         return null;
       }
       if (s.failure != null) {
@@ -157,6 +176,9 @@ final class MetricsSampler implements AutoCloseable {
 
   private <T> void run(Slot s, Read<T> read) {
     Instant started = clock.instant();
+    synchronized (s) {
+      s.started = started; // on the sampler's own clock, like the moments the next read is scheduled by
+    }
     T value = null;
     IOException failure = new MetricsUnavailableException("the read ended without an answer");
     Instant at = started;
@@ -206,6 +228,7 @@ final class MetricsSampler implements AutoCloseable {
 
   @Override
   public void close() {
+    closed = true;
     threads.values().forEach(ExecutorService::shutdownNow);
     // reads dropped from the queue never run: their waiters look again now, and are told the connection changed
     for (Slot s : slots.values()) {

@@ -1,11 +1,8 @@
 package io.hbaseqos.operator.hbase;
 
-import io.hbaseqos.operator.calibration.CounterReading;
 import java.io.IOException;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -15,7 +12,7 @@ import java.util.concurrent.Executors;
  * cost a tenant its measurement ({@code MetricsUnavailable}), never the cluster its connection.
  */
 public final class InfoServers implements AutoCloseable {
-  /** How long one reading of every user's counters serves other readers (see {@link RegionServerMetrics}). */
+  /** How long one sample serves other readers, and how often at most one is taken (see {@link RegionServerMetrics}). */
   public static final java.time.Duration REUSE = RegionServerMetrics.REUSE;
   private final ExecutorService pool;
   private final InfoServerConf quotaSettings;
@@ -54,26 +51,22 @@ public final class InfoServers implements AutoCloseable {
   }
 
   /**
-   * A user's cumulative counters on each live RegionServer, for calibration; the servers are read
-   * in parallel, each within a short timeout.
+   * One sample of every live RegionServer for every reader (see {@link RegionServerMetrics#read}):
+   * every user's metrics, with {@code cache} the block cache and with {@code tables} every table's;
+   * the servers are read in parallel, each within a short timeout.
+   */
+  public MetricsSample sample(Map<String, Map.Entry<String, Integer>> servers, boolean cache, boolean tables) {
+    return metrics.read(servers, cache, tables);
+  }
+
+  /**
+   * A sample's users' metrics for judging latencies, with the windows the samples since the last
+   * judged one took (see {@link RegionServerMetrics#latencies}).
    *
-   * @param ops per-user operation metrics to add up ({@code get}, {@code scanTime}, {@code put}, ...)
-   * @param notBefore the reading must be taken at or after this moment (null: a recent shared one will do)
    * @throws MetricsUnavailableException naming a server that could not be read
    */
-  public CounterReading userCounters(Map<String, Map.Entry<String, Integer>> servers, String user, Set<String> ops,
-      Instant notBefore) throws IOException {
-    return metrics.userCounters(servers, user, ops, notBefore);
-  }
-
-  /** Every user's metrics on every server, read now in one request per server (see {@link RegionServerMetrics}). */
-  public UsersMetrics allUsers(Map<String, Map.Entry<String, Integer>> servers) throws IOException {
-    return metrics.allUsers(servers);
-  }
-
-  /** Every user's (and with {@code tables} every table's) counters on every server now (see {@link RegionServerMetrics}). */
-  public ServersSample sample(Map<String, Map.Entry<String, Integer>> servers, boolean tables) throws IOException {
-    return metrics.sample(servers, tables);
+  public UsersMetrics latencies(MetricsSample sample) throws IOException {
+    return metrics.latencies(sample);
   }
 
   @Override

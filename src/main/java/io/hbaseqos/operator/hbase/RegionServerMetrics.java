@@ -2,7 +2,6 @@ package io.hbaseqos.operator.hbase;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.hbaseqos.operator.calibration.CounterReading;
 import io.hbaseqos.operator.calibration.ServerCounters;
 import java.io.IOException;
 import java.net.URLEncoder;
@@ -22,8 +21,9 @@ import java.util.concurrent.Executor;
 import java.util.regex.Pattern;
 
 /**
- * Reads a user's per-user operation counters and the 2.6.4 per-user throttling-exception counters
- * from every live RegionServer.
+ * Takes samples of every live RegionServer's metrics ({@link MetricsSample}): every user's
+ * operation counters and latency histograms, the 2.6.4 per-user throttling-exception counters,
+ * the block cache and every table's, for calibration, usage and latency protection alike.
  *
  * <p>From {@code /prometheus}, which samples every metrics source when asked, so a reading is the
  * counters at the moment it is taken. {@code /jmx} answers from a cache that the metrics system
@@ -32,16 +32,15 @@ import java.util.regex.Pattern;
  * it attributes one limit's operations to the next. {@code /jmx} is read only where
  * {@code /prometheus} is not served (404).
  *
- * <p>Every read is of all users' metrics: a sample resets every histogram of the server, whoever
- * it was for, so one read per cluster serves every tenant for {@link #REUSE}, unless the caller
- * needs a reading taken after a given moment (the first after a quota write); each server is read
- * with a short timeout, all in parallel. A reading carries the time it was taken, so a shared one
- * still yields the right rate. The histogram windows a counters read takes are kept and handed to
- * the next read of all users ({@link UsersMetrics#taken()}), which judges latencies: it then tells
- * the operator's own reads from another reader's.
+ * <p>A read resets every histogram of the server, whoever it was for: the cluster's gateway takes
+ * one sample per period for all readers, and the windows samples take between two judgements of
+ * latencies are handed to the next ({@link UsersMetrics#taken()}), which then tells the operator's
+ * own reads from another reader's. Each server is read with a short timeout, all in parallel,
+ * behind a breaker per server.
  */
 final class RegionServerMetrics {
   static final Duration TIMEOUT = Duration.ofMillis(2000);
+  /** How long one sample serves every reader that asks for no later moment, and how often at most one is taken. */
   static final Duration REUSE = Duration.ofSeconds(5);
   static final String USERS_BEAN = "Hadoop:service=HBase,name=RegionServer,sub=Users";
   static final String SERVER_BEAN = "Hadoop:service=HBase,name=RegionServer,sub=Server";
@@ -87,18 +86,26 @@ final class RegionServerMetrics {
   private final Clock clock;
   private final Executor pool;
   private final InfoPortBreakers breakers;
-  /** The last reading of all users (null: none within its reuse). */
-  private Reading last;
-  /** How long after a read of all users (latency protection's) other reads keep their windows for the next one. */
+  /** The samples taken so far (each one's number). */
+  private long taken;
+  /** How long after a judgement of latencies other samples keep their windows for the next one. */
   static final Duration LATENCY_READER = Duration.ofMinutes(10);
-  /** When all users were last read for their latencies (null: never). */
+  /** When the sample latencies were last judged on was taken (null: never). */
   private Instant lastLatencyRead;
-  /** The time between the last two reads of all users (null: fewer than two). */
+  /** The number of the last sample latencies were judged on (its windows and those before are handed over). */
+  private long latencySample;
+  /** What that judgement answered (judged again, the same sample gives the same answer). */
+  private UsersMetrics lastJudgement;
+  /** The time between the last two samples latencies were judged on (null: fewer than two). */
   private Duration latencyEvery;
-  /** Per server: the histogram windows the counters reads took since the last read of all users. */
-  private final Map<String, Map<String, Double>> taken = new HashMap<>();
-
-  private record Reading(Instant at, Map<String, Sample> servers) {}
+  /** How many of the latest samples are kept whole, so that a judgement hands over exactly what came before it. */
+  static final int RECENT = 4;
+  /** The latest samples taken since the last judged one, whose windows go to the next judgement (oldest first). */
+  private final java.util.Deque<MetricsSample> recent = new java.util.ArrayDeque<>();
+  /** Per server: the windows of the older such samples, which left {@link #recent}, merged. */
+  private final Map<String, Map<String, Double>> older = new HashMap<>();
+  /** The number of the newest sample in {@link #older}. */
+  private long olderUpTo;
 
   RegionServerMetrics(InfoServerHttp http, Clock clock, Executor pool) {
     this.http = http;
@@ -108,57 +115,68 @@ final class RegionServerMetrics {
   }
 
   /**
+   * One sample of every server, for every reader: every user's metrics first (their request is what
+   * resets the histograms, so they hold the window since the server's previous sample), then with
+   * {@code cache} the block cache and with {@code tables} every table's (what usage needs besides);
+   * each a request per server, all servers in parallel, each within a short timeout. A server that
+   * cannot be read is named in the sample.
+   *
    * @param servers server name to host and info port
-   * @param notBefore the reading must have been taken at or after this moment (null: any within {@link #REUSE})
-   * @return per server the user's counters
-   * @throws MetricsUnavailableException naming the first server that could not be read or has no per-user metrics
    */
-  synchronized CounterReading userCounters(Map<String, Map.Entry<String, Integer>> servers, String user,
-      Set<String> ops, Instant notBefore) throws IOException {
-    Instant now = clock.instant();
-    Reading r = last;
-    if (r == null || r.at().plus(REUSE).isBefore(now) || (notBefore != null && r.at().isBefore(notBefore))
-        || !r.servers().keySet().equals(servers.keySet())) {
-      r = new Reading(now, readAll(servers, USERS_QUERY));
-      keep(r);
+  MetricsSample read(Map<String, Map.Entry<String, Integer>> servers, boolean cache, boolean tables) {
+    // the reads run outside the lock (one thread per cluster reads): a judgement never waits for a server
+    Instant at = clock.instant();
+    Map<String, Sample> users = readAll(servers, USERS_QUERY);
+    Map<String, Sample> byTable = tables ? readAll(servers, TABLES_QUERY) : Map.of();
+    Map<String, Sample> blockCache = cache ? readAll(servers, CACHE_QUERY) : Map.of();
+    return recorded(at, users, byTable, blockCache, cache, tables);
+  }
+
+  /** A sample numbered, and kept for the next judgement of latencies while latencies are judged. */
+  private synchronized MetricsSample recorded(Instant at, Map<String, Sample> users, Map<String, Sample> byTable,
+      Map<String, Sample> blockCache, boolean cache, boolean tables) {
+    MetricsSample s = new MetricsSample(++taken, at, users, byTable, blockCache, cache, tables);
+    if (judging(at)) {
+      keep(s);
+    } else {
+      // nobody judges latencies: nothing to hand over
+      recent.clear();
+      older.clear();
     }
-    Map<String, ServerCounters> out = new LinkedHashMap<>();
-    boolean sampled = true;
-    for (var e : r.servers().entrySet()) {
-      Sample s = e.getValue();
-      if (s.problem() != null) {
-        throw new MetricsUnavailableException("RegionServer " + e.getKey() + ": " + s.problem());
-      }
-      out.put(e.getKey(), counters(s.values(), user, ops));
-      sampled &= s.sampled();
+    return s;
+  }
+
+  /** Keeps a sample's windows for the next judgement: whole among the latest, merged once older. */
+  private void keep(MetricsSample s) {
+    recent.addLast(s);
+    while (recent.size() > RECENT) {
+      MetricsSample out = recent.removeFirst();
+      mergeWindows(older, out);
+      olderUpTo = out.seq;
     }
-    return new CounterReading(r.at(), out, sampled);
   }
 
   /**
-   * A reading other reads of this cluster may share, whose histogram windows go to the next read of
-   * all users: kept only while latencies are read (a read of all users within three of its own
-   * intervals, and at least {@link #LATENCY_READER}), and only for the servers read now.
+   * Whether latencies are being judged: a sample judged within three of the judge's own intervals,
+   * and at least {@link #LATENCY_READER}, before {@code at}.
    */
-  private void keep(Reading r) {
-    last = r;
+  private boolean judging(Instant at) {
     Duration patience = latencyEvery == null || latencyEvery.multipliedBy(3).compareTo(LATENCY_READER) < 0
         ? LATENCY_READER : latencyEvery.multipliedBy(3);
-    if (lastLatencyRead == null || lastLatencyRead.plus(patience).isBefore(r.at())) {
-      taken.clear(); // nobody judges latencies: nothing to hand over
-      return;
-    }
-    taken.keySet().retainAll(r.servers().keySet());
-    r.servers().forEach((server, sample) -> {
-      if (sample.values() != null) {
-        takeWindows(server, sample.values());
+    return lastLatencyRead != null && !lastLatencyRead.plus(patience).isBefore(at);
+  }
+
+  /** Adds a sample's histogram windows (from the servers that answered over /prometheus) to {@code into}. */
+  private static void mergeWindows(Map<String, Map<String, Double>> into, MetricsSample s) {
+    s.users.forEach((server, sample) -> {
+      if (sample.values() != null && sample.sampled()) {
+        mergeWindows(into.computeIfAbsent(server, x -> new HashMap<>()), sample.values());
       }
     });
   }
 
-  /** Adds a server's histogram windows, read by someone other than the next read of all users, to {@link #taken}. */
-  private void takeWindows(String server, Map<String, Double> values) {
-    Map<String, Double> into = taken.computeIfAbsent(server, x -> new HashMap<>());
+  /** Adds one server's histogram windows to {@code into}. */
+  private static void mergeWindows(Map<String, Double> into, Map<String, Double> values) {
     values.forEach((k, v) -> {
       if (k.contains(UsersMetrics.WINDOW_BUCKETS)) {
         into.merge(k, v, Double::sum); // the windows' operations add up
@@ -170,77 +188,61 @@ final class RegionServerMetrics {
   }
 
   /**
-   * Every user's counters on every server now, its block cache, and with {@code tables} every
-   * table's, for the usage of all tenants: two reads per server (three with tables), whatever the
-   * number of tenants. Shared with calibration's counters reads for {@link #REUSE}; its histogram
-   * windows go to the next read of all users like theirs.
+   * A sample's users' metrics for judging latencies: its histograms (the window since the sample
+   * before it) with the windows the samples between the last judged one and this one took. HBase
+   * snapshots and resets a server's histograms on each read, so every sample takes a window; those
+   * taken in between are handed over once, and those of samples taken after this one go to the next
+   * judgement. Judging the same sample again gives the same answer; a sample older than the last
+   * judged one is judged alone.
    *
-   * @throws MetricsUnavailableException naming the first server that could not be read
+   * <p>Exact while fewer than {@link #RECENT} samples were taken after this one before it is
+   * judged (one is at most a period late: the judgement follows the sample's wake); beyond that,
+   * the windows of the samples between are handed over now and lost to the next judgement.
+   *
+   * @throws MetricsUnavailableException naming the first server that could not be read or answered
+   *     from {@code /jmx} (whose histograms cannot be judged per period); what the servers that
+   *     answered took goes to the next judgement
    */
-  synchronized ServersSample sample(Map<String, Map.Entry<String, Integer>> servers, boolean tables)
-      throws IOException {
-    Reading r = new Reading(clock.instant(), readAll(servers, USERS_QUERY));
-    keep(r);
-    Map<String, Sample> byTable = tables ? readAll(servers, TABLES_QUERY) : Map.of();
-    Map<String, Sample> cache = readAll(servers, CACHE_QUERY);
-    Map<String, Map<String, Double>> out = new LinkedHashMap<>();
-    for (var e : r.servers().entrySet()) {
-      Sample s = e.getValue();
-      Sample t = byTable.get(e.getKey());
-      String problem = s.problem() != null ? s.problem() : t != null && t.problem() != null ? t.problem() : null;
-      if (problem != null) {
-        throw new MetricsUnavailableException("RegionServer " + e.getKey() + ": " + problem);
-      }
-      Map<String, Double> values = new HashMap<>(s.values());
-      if (t != null) {
-        values.putAll(t.values());
-      }
-      Sample c = cache.get(e.getKey());
-      if (c != null && c.values() != null) {
-        values.putAll(c.values()); // a server whose cache could not be read has none in this sample
-      }
-      out.put(e.getKey(), values);
+  synchronized UsersMetrics latencies(MetricsSample sample) throws IOException {
+    if (sample.seq == latencySample && lastJudgement != null) {
+      return lastJudgement;
     }
-    return new ServersSample(r.at(), out);
-  }
-
-  /**
-   * Every user's metrics on every server, read now, in one request per server: a read of
-   * {@code /prometheus} resets every latency histogram of the server (HBase snapshots and resets
-   * them on each sample), so a period's latencies and counters come from the same read.
-   *
-   * @return per server its users' metrics by Prometheus name
-   * @throws MetricsUnavailableException naming the first server that could not be read
-   */
-  synchronized UsersMetrics allUsers(Map<String, Map.Entry<String, Integer>> servers) throws IOException {
+    boolean first = sample.seq > latencySample;
+    if (first && (lastLatencyRead == null || sample.at().isAfter(lastLatencyRead))) {
+      latencyEvery = lastLatencyRead == null ? null : Duration.between(lastLatencyRead, sample.at());
+      lastLatencyRead = sample.at();
+    }
     Map<String, Map<String, Double>> out = new LinkedHashMap<>();
-    // the first read of all users (or the first after a long pause) hands over nothing kept before it
-    Map<String, Map<String, Double>> tookBefore = lastLatencyRead == null ? new HashMap<>() : new HashMap<>(taken);
-    taken.clear();
-    Instant now = clock.instant();
-    latencyEvery = lastLatencyRead == null ? null : Duration.between(lastLatencyRead, now);
-    lastLatencyRead = now;
-    Map<String, Sample> read = readAll(servers, USERS_QUERY);
-    // a counters read within its reuse would now read histograms this one has taken: it reads again
-    last = null;
-    for (var e : read.entrySet()) {
+    for (var e : sample.users.entrySet()) {
       Sample s = e.getValue();
       String problem = s.problem() != null ? s.problem() : !s.sampled() ? "does not serve /prometheus: its /jmx "
           + "histograms are reset by whoever reads them and cannot be judged per period" : null;
       if (problem != null) {
-        // what the others took, and what this read took from the servers that answered, belongs to the next read
-        taken.putAll(tookBefore);
-        read.forEach((server, sample) -> {
-          if (sample.values() != null && sample.sampled()) {
-            takeWindows(server, sample.values());
-          }
-        });
+        if (first && !recent.contains(sample) && sample.seq > olderUpTo) {
+          keep(sample); // taken before anyone judged latencies: its windows belong to the next judgement
+        }
         throw new MetricsUnavailableException("RegionServer " + e.getKey() + (s.problem() != null ? ": " : " ")
             + problem);
       }
       out.put(e.getKey(), s.values());
     }
-    return new UsersMetrics(out, tookBefore, now);
+    if (!first) {
+      return new UsersMetrics(out, Map.of(), sample.at());
+    }
+    // handed over: the older samples' windows and those of the latest taken before this one
+    Map<String, Map<String, Double>> before = new HashMap<>();
+    older.forEach((server, w) -> before.put(server, new HashMap<>(w)));
+    for (MetricsSample r : recent) {
+      if (r.seq < sample.seq) {
+        mergeWindows(before, r);
+      }
+    }
+    before.keySet().retainAll(out.keySet());
+    older.clear();
+    recent.removeIf(r -> r.seq <= sample.seq);
+    latencySample = sample.seq;
+    lastJudgement = new UsersMetrics(out, before, sample.at());
+    return lastJudgement;
   }
 
   /** How long to wait before asking again for per-user metrics an answer came without. */

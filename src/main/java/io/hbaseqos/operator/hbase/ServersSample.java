@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.Map;
 
 /**
- * Every live RegionServer's metrics at one moment, by Prometheus name: one read per server.
+ * Every live RegionServer's metrics at one moment, by Prometheus name, as usage reads them from a {@link MetricsSample}.
  *
  * @param at when they were read
  * @param servers per server its metrics

@@ -16,8 +16,8 @@ import java.util.Set;
  * between took.
  *
  * @param servers per server its users' metrics by Prometheus name
- * @param taken per server, the window counts ({@code *_time_range_count_*}) the operator's other reads
- *     took since the previous read of all users (empty: none)
+ * @param taken per server, the windows ({@code *_time_range_count_*} counts, statistics at their
+ *     highest) the operator's samples between the last judged one and this one took (empty: none)
  * @param at when it was read (null: not known)
  */
 public record UsersMetrics(Map<String, Map<String, Double>> servers, Map<String, Map<String, Double>> taken,
@@ -35,7 +35,7 @@ public record UsersMetrics(Map<String, Map<String, Double>> servers, Map<String,
 
   /**
    * How many of a user's operations of these kinds the histograms' windows hold now, and how many
-   * the operator's own reads took since the previous read of all users (summed over servers).
+   * the operator's samples in between took since the last judged one (summed over servers).
    */
   public record Window(long inWindow, long takenByOperator) {
     /**

@@ -183,8 +183,11 @@ public final class ProtectionLoops {
         // fixed while its readings are taken (a slow one still serves), and never older than a period
         loop.firstAsked = now;
       }
-      boolean ready = source.ready(protecteds, protecteds.isEmpty() ? List.of() : sheddables,
-          loop.plan == null ? loop.firstAsked : loop.stepped);
+      // readings of the period that ended (taken at or after its end, which stays fixed while they are taken);
+      // a step before its period's end (the members changed) takes any after the last step
+      Instant since = loop.plan == null ? loop.firstAsked
+          : now.isBefore(loop.plan.next()) ? loop.stepped : loop.plan.next();
+      boolean ready = source.ready(protecteds, protecteds.isEmpty() ? List.of() : sheddables, since);
       if (!ready) {
         // the readings are being taken: the last plan stands (before the first, none: its members keep what their
         // status says), and this asker is woken when they are there

@@ -331,13 +331,15 @@ public final class Resync implements AutoCloseable {
     };
     // a sample still being taken is recorded and compared when it is there, on a worker of its own; the pass goes
     // on. The cluster, which this pass reports on at its end, reports the block cache of that sample then.
-    Runnable woken = () -> {
-      if (sampleUsage(key, state, gateway, null) == Sampled.RECORDED) {
+    Runnable[] woken = new Runnable[1];
+    Runnable wake = () -> resume(key, state, woken[0]);
+    woken[0] = () -> {
+      if (sampleUsage(key, state, gateway, wake, true) == Sampled.RECORDED) {
         compare.run();
         notifyCluster(key);
       }
     };
-    if (sampleUsage(key, state, gateway, () -> resume(key, state, woken)) != Sampled.PENDING) {
+    if (sampleUsage(key, state, gateway, wake, false) != Sampled.PENDING) {
       compare.run();
     }
     Set<Subject> claimed = ownership.claimed(key);
@@ -438,22 +440,24 @@ public final class Resync implements AutoCloseable {
   }
 
   /**
-   * One sample of every tenant's counters and of the block cache on every RegionServer (two reads
-   * per server, three when a table or namespace tenant needs the per-table metrics), kept in the
-   * cluster's state as each tenant's usage and the cluster's block cache since the last sample. Off
-   * the reconcile path and off this pass: the sample is taken on the cluster's metrics sampler, with
-   * the loops' readings, and a pass never waits for it (a hung info port delays only the sample).
+   * Every tenant's counters and the block cache on every RegionServer, from the cluster's sample
+   * (the one per period that the loops read too; with the per-table metrics while a table or
+   * namespace tenant needs them), kept in the cluster's state as each tenant's usage and the
+   * cluster's block cache since the last sample recorded. Off the reconcile path and off this pass:
+   * the sample is taken on the cluster's metrics sampler, and a pass never waits for it (a hung
+   * info port delays only the sample).
    * Tenants are asked to write their status only when it moved materially (see
    * {@link #askTenantsWhoseRatesMoved}).
    *
    * A sample that cannot be read is logged at debug and leaves the gauges unknown.
    *
    * @param gateway the cluster's metrics as the pass found them (a woken sample is taken from the same)
-   * @param wake what runs once a sample that was not there yet is; null: this is that run, which
-   *     takes the sample its wake was for, however long its read took
+   * @param wake what runs once a sample that was not there yet is
+   * @param woken this is that run: it takes the sample its wake was for, however long its read took
+   *     (and waits for the next one when that lacks what usage asked for)
    */
   private Sampled sampleUsage(String key, ClusterState state, io.hbaseqos.operator.gateway.MetricsGateway gateway,
-      Runnable wake) {
+      Runnable wake, boolean woken) {
     Map<TenantQuota, Subject> tenants = new java.util.HashMap<>();
     for (TenantQuota tq : ownership.tenantsOf(key)) {
       try {
@@ -476,13 +480,12 @@ public final class Resync implements AutoCloseable {
       boolean tables = subjects.stream().anyMatch(s -> s.kind() != Subject.Kind.USER);
       ServersSample sample;
       try {
-        sample = wake != null ? gateway.usageSample(tables, wake) : gateway.lastUsageSample(tables);
+        sample = woken ? gateway.lastUsageSample(tables, wake) : gateway.usageSample(tables, wake);
       } catch (MetricsPendingException e) {
         return Sampled.PENDING;
       }
       if (sample == null || sample.servers().isEmpty()) {
-        // woken, but another read of the slot began meanwhile (its own asker records it); or no live RegionServer
-        // with an info server: nothing measured
+        // no sample yet (or none with what usage needs), or no live RegionServer with an info server: nothing measured
         return Sampled.NOTHING_NEW;
       }
       // a pass and the wake of the one before may both find the same sample: it is recorded once, in order

@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The tenants' usage samples are taken on the cluster's sampler, like the loops' readings: whoever
  * asks (the resync pass) never waits for an info server, and is woken when the sample is there.
- * Against an HTTP server on a local port that answers only when the test lets it.
+ * One sample per period serves calibration, latency protection and usage alike. Against an HTTP
+ * server on a local port that answers only when the test lets it.
  */
 class MetricsGatewayTest {
   final CountDownLatch answer = new CountDownLatch(1);
@@ -41,11 +42,15 @@ class MetricsGatewayTest {
     }
   }
 
-  /** The sampler's clock (the reuse time is judged by it); the servers' readings carry the machine's time. */
+  /** The sampler's clock (a sample's age and the next read's moment go by it); the samples carry the machine's time. */
   io.hbaseqos.operator.support.SettableClock clock = new io.hbaseqos.operator.support.SettableClock(
       java.time.Instant.now());
 
   private void start(boolean answers) throws Exception {
+    start(answers, clock);
+  }
+
+  private void start(boolean answers, Clock samplerClock) throws Exception {
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     server.setExecutor(Executors.newCachedThreadPool());
     server.createContext("/", ex -> {
@@ -71,11 +76,11 @@ class MetricsGatewayTest {
     server.start();
     int port = server.getAddress().getPort();
     gateway = new MetricsGateway(new Object(), new Object(), new InfoServers(false, Clock.systemUTC()),
-        () -> Map.of("rs1", Map.entry("127.0.0.1", port)), null, clock, "test");
+        () -> Map.of("rs1", Map.entry("127.0.0.1", port)), null, samplerClock, "test");
   }
 
   @Test
-  void aUsageSampleIsTakenOnTheSamplerAndServesWhoeverAsksWithinItsReuse() throws Exception {
+  void aUsageSampleIsTakenOnTheSamplerAndServesWhoeverAsksWithinItsPeriod() throws Exception {
     start(true);
     CountDownLatch woken = new CountDownLatch(1);
     // the server answers nothing until the test lets it: returning at all proves the caller did not wait
@@ -88,26 +93,26 @@ class MetricsGatewayTest {
         .containsEntry("server_block_cache_hit_count", 30.0);
     int read = requests.size();
     assertThat(requests).allMatch(r -> r.startsWith("/prometheus"));
-    // asked again within its reuse (the wake's own pass, another cluster pass): the same sample, no request
-    assertThat(gateway.usageSample(false, null)).isSameAs(sample);
+    // asked again within its period (the wake's own pass, another cluster pass): the same sample, no request
+    assertThat(gateway.usageSample(false, null)).isEqualTo(sample);
     assertThat(requests).hasSize(read);
   }
 
   /**
-   * A sample whose read took longer than the reuse time still serves the asker it woke (the resync
+   * A sample whose read took longer than the period still serves the asker it woke (the resync
    * pass's wake takes the last sample, not one at most 5 s old, which would start another read and
    * never record one). Asked afresh, it is too old and is read again.
    */
   @Test
-  void aSampleSlowerThanItsReuseStillServesTheAskerItWoke() throws Exception {
+  void aSampleSlowerThanItsPeriodStillServesTheAskerItWoke() throws Exception {
     start(true);
     CountDownLatch woken = new CountDownLatch(1);
     assertThatThrownBy(() -> gateway.usageSample(false, woken::countDown)).isInstanceOf(MetricsPendingException.class);
-    assertThat(gateway.lastUsageSample(false)).as("nothing while the read runs").isNull();
+    assertThat(gateway.lastUsageSample(false, null)).as("nothing while the read runs").isNull();
     answer.countDown();
     assertThat(woken.await(60, TimeUnit.SECONDS)).isTrue();
     clock.now = clock.now.plusSeconds(30); // as if the read had taken 30 s
-    ServersSample woke = gateway.lastUsageSample(false);
+    ServersSample woke = gateway.lastUsageSample(false, null);
     assertThat(woke.servers().get("rs1")).containsEntry("users_user_alice_metric_get_num_ops", 120.0);
     assertThatThrownBy(() -> gateway.usageSample(false, null)).as("a new asker wants a fresh one")
         .isInstanceOf(MetricsPendingException.class);
@@ -123,8 +128,83 @@ class MetricsGatewayTest {
     assertThat(woken.await(60, TimeUnit.SECONDS)).as("woken when the read gave up on the port").isTrue();
     assertThatThrownBy(() -> gateway.usageSample(false, null)).isInstanceOf(MetricsUnavailableException.class)
         .isNotInstanceOf(MetricsPendingException.class).hasMessageContaining("rs1");
-    assertThatThrownBy(() -> gateway.lastUsageSample(false)).as("the woken asker is told the same")
+    assertThatThrownBy(() -> gateway.lastUsageSample(false, null)).as("the woken asker is told the same")
         .isInstanceOf(MetricsUnavailableException.class).hasMessageContaining("rs1");
     assertThat(requests).as("one request to the hung port, not one per asker").hasSize(1);
+  }
+
+  /**
+   * Calibration's counters, latency protection's histograms and every tenant's usage come from the
+   * same sample: one request per server for the users' metrics and, as usage asked, one for the
+   * block cache, whoever reads. A sample the loops alone ask for reads only the users' metrics.
+   */
+  @Test
+  void oneSampleServesCalibrationProtectionAndUsage() throws Exception {
+    start(true, Clock.systemUTC());
+    answer.countDown();
+    CountDownLatch woken = new CountDownLatch(1);
+    assertThatThrownBy(() -> gateway.usageSample(false, woken::countDown)).isInstanceOf(MetricsPendingException.class);
+    assertThat(woken.await(60, TimeUnit.SECONDS)).isTrue();
+    ServersSample usage = gateway.usageSample(false, null);
+    var counters = gateway.userCounters("alice", java.util.Set.of("get"), null);
+    var latencies = gateway.allUserMetrics(null);
+    assertThat(counters.servers().get("rs1").ops()).isEqualTo(120);
+    assertThat(latencies.at()).isEqualTo(counters.at()).isEqualTo(usage.at());
+    assertThat(latencies.histogramOps("alice", java.util.Set.of("get"))).isEqualTo(120);
+    assertThat(usage.servers().get("rs1")).containsEntry("server_block_cache_hit_count", 30.0);
+    assertThat(requests).as("users and block cache, once for all three readers").hasSize(2);
+
+    // the loops want a later sample: the users' metrics alone, a period later
+    CountDownLatch next = new CountDownLatch(1);
+    java.time.Instant after = counters.at().plusNanos(1);
+    assertThatThrownBy(() -> gateway.waking(next::countDown).allUserMetrics(after))
+        .isInstanceOf(MetricsPendingException.class);
+    assertThat(next.await(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(gateway.userCounters("alice", java.util.Set.of("get"), after).at()).isAfter(counters.at());
+    assertThat(requests).as("one more request: the users' metrics").hasSize(3);
+    // usage woken by that sample finds it lacks the block cache: the next sample reads it, and wakes usage again
+    CountDownLatch usageWoken = new CountDownLatch(1);
+    assertThatThrownBy(() -> gateway.lastUsageSample(false, usageWoken::countDown))
+        .isInstanceOf(MetricsPendingException.class);
+    assertThat(usageWoken.await(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(gateway.lastUsageSample(false, null).servers().get("rs1"))
+        .containsEntry("server_block_cache_hit_count", 30.0);
+    assertThat(requests).as("then users and block cache").hasSize(5);
+  }
+
+  /**
+   * Readers that need a sample taken after the last one (calibration after a quota write, protection
+   * at its period's end) wait for the next period's sample, which serves them all: however many ask,
+   * the server is read once per period.
+   */
+  @Test
+  void readersWantingALaterSampleShareTheNextPeriodsOne() throws Exception {
+    start(true, Clock.systemUTC());
+    answer.countDown();
+    CountDownLatch first = new CountDownLatch(1);
+    assertThatThrownBy(() -> gateway.waking(first::countDown).userCounters("alice", java.util.Set.of("get"), null))
+        .isInstanceOf(MetricsPendingException.class);
+    assertThat(first.await(60, TimeUnit.SECONDS)).isTrue();
+    java.time.Instant taken = gateway.userCounters("alice", java.util.Set.of("get"), null).at();
+    assertThat(requests).as("the users' metrics").hasSize(1);
+    // ten readers, each wanting a sample after its own moment
+    CountDownLatch next = new CountDownLatch(10);
+    for (int i = 0; i < 10; i++) {
+      java.time.Instant after = java.time.Instant.now();
+      ClusterMetrics reader = gateway.waking(next::countDown);
+      if (i % 2 == 0) {
+        assertThatThrownBy(() -> reader.allUserMetrics(after)).isInstanceOf(MetricsPendingException.class);
+      } else {
+        assertThatThrownBy(() -> reader.userCounters("alice", java.util.Set.of("get"), after))
+            .isInstanceOf(MetricsPendingException.class);
+      }
+    }
+    assertThat(requests).as("not read again before its period").hasSize(1);
+    assertThat(next.await(60, TimeUnit.SECONDS)).as("every reader woken by the next sample").isTrue();
+    var again = gateway.userCounters("alice", java.util.Set.of("get"), taken.plusNanos(1));
+    // (the timer runs on System.nanoTime, the sample's moment on the wall clock: they may differ by a little)
+    assertThat(again.at()).as("a period after the first").isAfterOrEqualTo(taken.plus(MetricsGateway.PERIOD)
+        .minusMillis(50));
+    assertThat(requests).as("one more sample for all ten").hasSize(2);
   }
 }

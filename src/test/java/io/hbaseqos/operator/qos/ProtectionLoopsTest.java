@@ -163,8 +163,8 @@ class ProtectionLoopsTest {
     assertThat(stepped.decision()).isNotSameAs(first.decision());
     assertThat(stepped.next()).isEqualTo(due.plusSeconds(1).plus(period));
     assertThat(source.latencyReads).isEqualTo(2);
-    assertThat(source.since.subList(1, 3)).as("readings after the last step, the same moment each time")
-        .containsExactly(T0, T0);
+    assertThat(source.since.subList(1, 3)).as("readings taken at or after the period's end, the same moment each time")
+        .containsExactly(due, due);
 
     // a member leaves: the loop steps at once, when its readings are there
     source.there = false;
@@ -173,6 +173,8 @@ class ProtectionLoopsTest {
     source.there = true;
     ProtectionLoops.Plan without = loops.plan("ns/hb", List.of(DASH), period, source, later.plusSeconds(1));
     assertThat(without.decision().caps()).doesNotContainKey("ns/batch");
+    assertThat(source.since.subList(3, 5)).as("a step before its period's end: readings after the last step")
+        .containsExactly(due.plusSeconds(1), due.plusSeconds(1));
   }
 
   /** A source that reads a miss on one server and each tenant's work per server. */
