@@ -169,15 +169,26 @@ public final class MetricsGateway implements ClusterMetrics, AutoCloseable {
       last = null; // a failed read: whether it is recent enough to answer with is the sample's to say
     }
     if (last != null && last.servesUsage(tables) && !last.at().plus(PERIOD).isBefore(clock.instant())) {
-      return last.usage();
+      return last.usage(tables);
     }
     usageWanted.accumulateAndGet(tables ? TABLES : CACHE, Math::max);
-    MetricsSample s = sample(null, wake);
-    if (!s.servesUsage(tables)) {
-      // a recent sample the loops asked for, without what usage needs: the next one reads it
+    return usageFrom(sample(null, wake), tables, wake);
+  }
+
+  /**
+   * A sample as usage; one without what usage needs (the loops asked for it, or its read began
+   * before usage's ask) asks for the next, which reads it, and {@code wake} runs once it is taken.
+   */
+  private ServersSample usageFrom(MetricsSample s, boolean tables, Runnable wake) throws IOException {
+    // each turn asks for a later sample: pending at once, unless one was taken meanwhile (a read in flight)
+    for (int turn = 0; !s.servesUsage(tables); turn++) {
+      if (turn == 3) {
+        return null; // never seen: every read would have to begin between two lines here; the next pass asks again
+      }
+      usageWanted.accumulateAndGet(tables ? TABLES : CACHE, Math::max);
       s = sample(s.at().plusNanos(1), wake);
     }
-    return s.servesUsage(tables) ? s.usage() : null;
+    return s.usage(tables);
   }
 
   /**
@@ -192,11 +203,7 @@ public final class MetricsGateway implements ClusterMetrics, AutoCloseable {
     if (s == null) {
       return null;
     }
-    if (!s.servesUsage(tables)) {
-      usageWanted.accumulateAndGet(tables ? TABLES : CACHE, Math::max);
-      s = sample(s.at().plusNanos(1), wake);
-    }
-    return s.servesUsage(tables) ? s.usage() : null;
+    return usageFrom(s, tables, wake);
   }
 
   private interface Read<T> {

@@ -72,19 +72,21 @@ public final class MetricsSample {
    * Every user's counters on every server, its block cache, and (when read) every table's, for the
    * usage of all tenants; a server whose block cache could not be read has none in it.
    *
-   * @throws MetricsUnavailableException naming the first server whose users or tables could not be read
+   * @param needTables whether every table's metrics are needed (a failure to read them is then usage's)
+   * @throws MetricsUnavailableException naming the first server whose users (or needed tables) could not be read
    */
-  public ServersSample usage() throws MetricsUnavailableException {
+  public ServersSample usage(boolean needTables) throws MetricsUnavailableException {
     Map<String, Map<String, Double>> out = new LinkedHashMap<>();
     for (var e : users.entrySet()) {
       RegionServerMetrics.Sample s = e.getValue();
       RegionServerMetrics.Sample t = tables.get(e.getKey());
-      String problem = s.problem() != null ? s.problem() : t != null && t.problem() != null ? t.problem() : null;
+      String problem = s.problem() != null ? s.problem()
+          : needTables && t != null && t.problem() != null ? t.problem() : null;
       if (problem != null) {
         throw new MetricsUnavailableException("RegionServer " + e.getKey() + ": " + problem);
       }
       Map<String, Double> values = new HashMap<>(s.values());
-      if (t != null) {
+      if (t != null && t.values() != null) {
         values.putAll(t.values());
       }
       RegionServerMetrics.Sample c = cache.get(e.getKey());

@@ -152,7 +152,7 @@ final class RegionServerMetrics {
     while (recent.size() > RECENT) {
       MetricsSample out = recent.removeFirst();
       mergeWindows(older, out);
-      olderUpTo = out.seq;
+      olderUpTo = Math.max(olderUpTo, out.seq);
     }
   }
 
@@ -196,8 +196,9 @@ final class RegionServerMetrics {
    * judged one is judged alone.
    *
    * <p>Exact while fewer than {@link #RECENT} samples were taken after this one before it is
-   * judged (one is at most a period late: the judgement follows the sample's wake); beyond that,
-   * the windows of the samples between are handed over now and lost to the next judgement.
+   * judged (the judgement follows the sample's wake, and samples are a period apart); beyond that,
+   * this one's own window is also handed over (its operations counted twice), and the windows of
+   * the samples between are handed over now and lost to the next judgement.
    *
    * @throws MetricsUnavailableException naming the first server that could not be read or answered
    *     from {@code /jmx} (whose histograms cannot be judged per period); what the servers that
@@ -218,7 +219,7 @@ final class RegionServerMetrics {
       String problem = s.problem() != null ? s.problem() : !s.sampled() ? "does not serve /prometheus: its /jmx "
           + "histograms are reset by whoever reads them and cannot be judged per period" : null;
       if (problem != null) {
-        if (first && !recent.contains(sample) && sample.seq > olderUpTo) {
+        if (first && sample.seq == taken && !recent.contains(sample)) {
           keep(sample); // taken before anyone judged latencies: its windows belong to the next judgement
         }
         throw new MetricsUnavailableException("RegionServer " + e.getKey() + (s.problem() != null ? ": " : " ")

@@ -322,8 +322,8 @@ final class ProtectionStep {
     }
 
     /**
-     * Asks for the RegionServers' metrics (when an objective reads HBase or a use is needed) and for
-     * every Prometheus objective, all before looking at any; false while any is being taken (the
+     * Asks for every Prometheus objective, all before looking at any, then for the RegionServers'
+     * metrics (when an objective reads HBase or a use is needed); false while any is being taken (the
      * asker is woken when it is there). A read that fails or gives up on a server ends as that
      * objective's problem, never as a wait.
      */
@@ -339,16 +339,6 @@ final class ProtectionStep {
       boolean pending = false;
       boolean hbaseObjective = protecteds.stream().flatMap(p -> objectives(p).stream())
           .anyMatch(o -> o.getSource() != QosSpec.LatencyObjectiveSpec.Source.Prometheus);
-      if ((hbaseObjective || !sheddables.isEmpty()) && servers == null) {
-        try {
-          servers = m.allUserMetrics(since);
-          serversProblem = null;
-        } catch (MetricsPendingException e) {
-          pending = true;
-        } catch (IOException e) {
-          serversProblem = "RegionServer metrics: " + Errors.rootMessage(e);
-        }
-      }
       for (ProtectionLoops.Member p : protecteds) {
         for (QosSpec.LatencyObjectiveSpec o : objectives(p)) {
           String key = o.getSource() == QosSpec.LatencyObjectiveSpec.Source.Prometheus ? key(o) : null;
@@ -362,6 +352,18 @@ final class ProtectionStep {
               unanswered.put(key, "Prometheus: " + e.getMessage());
             }
           }
+        }
+      }
+      // the RegionServers' sample is judged when it is taken (its windows are handed over once): it is asked for
+      // only once the step has everything else, so that a step that waits on Prometheus judges none
+      if (!pending && (hbaseObjective || !sheddables.isEmpty()) && servers == null) {
+        try {
+          servers = m.allUserMetrics(since);
+          serversProblem = null;
+        } catch (MetricsPendingException e) {
+          pending = true;
+        } catch (IOException e) {
+          serversProblem = "RegionServer metrics: " + Errors.rootMessage(e);
         }
       }
       return !pending;
