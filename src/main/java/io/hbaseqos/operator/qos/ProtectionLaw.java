@@ -244,6 +244,24 @@ public final class ProtectionLaw {
       return evidence.computeIfAbsent(protectedId, k -> new Evidence());
     }
 
+    /**
+     * Forgets what it remembers of a tenant that left the loop (deleted, or its qos taken out), as
+     * sheddable and as protected tenant: a tenant of that name that comes back starts afresh. The
+     * sets of tenants below the others keep it, so their next period sees that it left.
+     */
+    public void forget(String id) {
+      for (Map<String, ?> m : List.of(calm, quiet, recentViolations, failedProbes, probing, below, evidence, idle,
+          placedOn, unsettled, raised)) {
+        m.remove(id);
+      }
+    }
+
+    /** Whether it remembers anything of the tenant, as sheddable or as protected tenant. */
+    boolean remembers(String id) {
+      return List.of(calm, quiet, recentViolations, failedProbes, probing, below, evidence, idle, placedOn,
+          unsettled, raised).stream().anyMatch(m -> m.containsKey(id));
+    }
+
     int forgetAfter(String sheddable) {
       return FORGET_VIOLATION_AFTER << Math.min(3, failedProbes.getOrDefault(sheddable, 0));
     }

@@ -262,6 +262,9 @@ public final class ProtectionLoops {
         loop.limits.remove(id);
         loop.roofs.remove(id);
         loop.history.keySet().removeIf(k -> k.startsWith(id + "/"));
+        synchronized (loop.memory) {
+          loop.memory.forget(id);
+        }
         loop.shape = null; // the next call steps with the members as they are
       } finally {
         loop.lock.unlock();

@@ -36,6 +36,26 @@ class ProtectionLawTest {
     return ProtectionLaw.step(ps, ss, m);
   }
 
+  /**
+   * A tenant that leaves the loop leaves nothing in the law's memory (a tenant of that name that
+   * comes back starts afresh, and the memory does not grow with tenants that came and went); the
+   * other tenants' memory stays.
+   */
+  @Test
+  void aForgottenTenantLeavesNothingInTheLawsMemory() {
+    Memory m = new Memory();
+    List<Sheddable> t = List.of(s("t", 1, 4000, 4000), s("v", 1, 4000, 4000));
+    ProtectionLaw.step(List.of(u(50, 25)), t, m); // a gross miss: both squeezed, u's record kept
+    ProtectionLaw.step(List.of(u(50, 5)), t, m);
+    assertThat(m.remembers("u")).isTrue();
+    assertThat(m.remembers("t")).isTrue();
+    m.forget("t");
+    m.forget("u");
+    assertThat(m.remembers("t")).isFalse();
+    assertThat(m.remembers("u")).isFalse();
+    assertThat(m.remembers("v")).as("the others' memory stays").isTrue();
+  }
+
   @Test
   void oneSlightMissIsNotActedOnButASecondOrAGrossOneIs() {
     Memory m = new Memory();
