@@ -250,16 +250,18 @@ public final class ProtectionLaw {
      * sets of tenants below the others keep it, so their next period sees that it left.
      */
     public void forget(String id) {
-      for (Map<String, ?> m : List.of(calm, quiet, recentViolations, failedProbes, probing, below, evidence, idle,
-          placedOn, unsettled, raised)) {
-        m.remove(id);
-      }
+      perTenant().forEach(m -> m.remove(id));
     }
 
     /** Whether it remembers anything of the tenant, as sheddable or as protected tenant. */
     boolean remembers(String id) {
-      return List.of(calm, quiet, recentViolations, failedProbes, probing, below, evidence, idle, placedOn,
-          unsettled, raised).stream().anyMatch(m -> m.containsKey(id));
+      return perTenant().stream().anyMatch(m -> m.containsKey(id));
+    }
+
+    /** Everything it keeps per tenant, by the tenant's id. */
+    private List<Map<String, ?>> perTenant() {
+      return List.of(calm, quiet, recentViolations, failedProbes, probing, below, evidence, idle, placedOn, unsettled,
+          raised);
     }
 
     int forgetAfter(String sheddable) {
