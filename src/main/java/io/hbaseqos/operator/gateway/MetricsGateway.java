@@ -43,7 +43,7 @@ public final class MetricsGateway implements ClusterMetrics, AutoCloseable {
    * How old a sample that asks for no moment may be, and how often at most one is taken: one
    * sample per RegionServer per period serves every reader of the cluster meanwhile.
    */
-  static final Duration PERIOD = InfoServers.REUSE;
+  public static final Duration PERIOD = Duration.ofSeconds(5);
   /** The sampler's slot of the cluster's sample. */
   private static final String SAMPLE = "sample";
   private final Object connection;

@@ -12,8 +12,6 @@ import java.util.concurrent.Executors;
  * cost a tenant its measurement ({@code MetricsUnavailable}), never the cluster its connection.
  */
 public final class InfoServers implements AutoCloseable {
-  /** How long one sample serves other readers, and how often at most one is taken (see {@link RegionServerMetrics}). */
-  public static final java.time.Duration REUSE = RegionServerMetrics.REUSE;
   private final ExecutorService pool;
   private final InfoServerConf quotaSettings;
   private final RegionServerMetrics metrics;

@@ -40,8 +40,6 @@ import java.util.regex.Pattern;
  */
 final class RegionServerMetrics {
   static final Duration TIMEOUT = Duration.ofMillis(2000);
-  /** How long one sample serves every reader that asks for no later moment, and how often at most one is taken. */
-  static final Duration REUSE = Duration.ofSeconds(5);
   static final String USERS_BEAN = "Hadoop:service=HBase,name=RegionServer,sub=Users";
   static final String SERVER_BEAN = "Hadoop:service=HBase,name=RegionServer,sub=Server";
   static final String THROTTLE_PREFIX = "server_rpc_throttling_exception_type_";
@@ -104,8 +102,6 @@ final class RegionServerMetrics {
   private final java.util.Deque<MetricsSample> recent = new java.util.ArrayDeque<>();
   /** Per server: the windows of the older such samples, which left {@link #recent}, merged. */
   private final Map<String, Map<String, Double>> older = new HashMap<>();
-  /** The number of the newest sample in {@link #older}. */
-  private long olderUpTo;
 
   RegionServerMetrics(InfoServerHttp http, Clock clock, Executor pool) {
     this.http = http;
@@ -152,7 +148,6 @@ final class RegionServerMetrics {
     while (recent.size() > RECENT) {
       MetricsSample out = recent.removeFirst();
       mergeWindows(older, out);
-      olderUpTo = Math.max(olderUpTo, out.seq);
     }
   }
 
