@@ -366,7 +366,7 @@ public final class DesiredQuotas {
       if (o.getPercentile() != null && !(o.getPercentile() > 0 && o.getPercentile() <= 100)) {
         errors.add(new InvalidSpecException(f + ".percentile", "must be above 0 and at most 100"));
       }
-      if (o.getSource() != QosSpec.LatencyObjectiveSpec.Source.Prometheus && o.getBoundMillis() != null
+      if (o.getSource() == QosSpec.LatencyObjectiveSpec.Source.HBase && o.getBoundMillis() != null
           && o.getBoundMillis() > 0 && o.getBoundMillis() < 1) {
         errors.add(new InvalidSpecException(f + ".boundMillis", "must be at least 1 ms for source HBase: its "
             + "latency histograms count whole milliseconds"));
@@ -377,7 +377,17 @@ public final class DesiredQuotas {
               + "): each objective may appear only once"));
         }
       }
-      if (o.getSource() != QosSpec.LatencyObjectiveSpec.Source.Prometheus && (subject == null || subject.user() == null
+      boolean callQueue = o.getSource() == QosSpec.LatencyObjectiveSpec.Source.CallQueue;
+      if (callQueue && (o.getOperations() != QosSpec.LatencyObjectiveSpec.Operations.all
+          || o.getStatistic() != QosSpec.LatencyObjectiveSpec.Statistic.Mean)) {
+        errors.add(new InvalidSpecException(f + ".source", "CallQueue judges the mean wait of every call in the "
+            + "RegionServers' call queues: it needs operations all and statistic Mean"));
+      }
+      if (!callQueue && o.getOperations() == QosSpec.LatencyObjectiveSpec.Operations.all) {
+        errors.add(new InvalidSpecException(f + ".operations", "all is for source CallQueue only: HBase and "
+            + "Prometheus objectives judge reads or writes"));
+      }
+      if (o.getSource() == QosSpec.LatencyObjectiveSpec.Source.HBase && (subject == null || subject.user() == null
           || subject.table() != null || subject.namespace() != null)) {
         errors.add(new InvalidSpecException(f + ".source", "HBase keeps latency histograms per user: it needs a "
             + "user subject"));

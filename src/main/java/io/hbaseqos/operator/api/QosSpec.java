@@ -72,17 +72,25 @@ public class QosSpec {
   @ValidationRule(value = "self.source != 'HBase' || self.boundMillis >= 1.0",
       message = "latency objective boundMillis must be at least 1 ms for source HBase: its latency histograms count "
           + "whole milliseconds")
+  @ValidationRule(value = "self.source != 'CallQueue' || (self.operations == 'all' && self.statistic == 'Mean')",
+      message = "latency objective source CallQueue judges the mean wait of every call in the RegionServers' call "
+          + "queues: it needs operations all and statistic Mean")
+  @ValidationRule(value = "self.source == 'CallQueue' || self.operations != 'all'",
+      message = "latency objective operations all is for source CallQueue only: HBase and Prometheus objectives "
+          + "judge reads or writes")
   @ValidationRule(value = "self.source != 'Prometheus' || has(self.prometheus)",
       message = "latency objective source Prometheus needs prometheus (a query; the url defaults to the HBaseCluster's spec.prometheus.url)")
   public static class LatencyObjectiveSpec {
-    public enum Operations { reads, writes }
+    /** {@code all}: every call, for source CallQueue only. */
+    public enum Operations { reads, writes, all }
 
     public enum Statistic { Percentile, Mean }
 
-    public enum Source { HBase, Prometheus }
+    public enum Source { HBase, Prometheus, CallQueue }
 
     @Default("reads")
-    @JsonPropertyDescription("reads (gets and scans) or writes (single puts, deletes, increments, appends).")
+    @JsonPropertyDescription("reads (gets and scans) or writes (single puts, deletes, increments, appends); all (every "
+        + "call) for source CallQueue, and only there.")
     private Operations operations = Operations.reads;
 
     @Default("Percentile")
@@ -114,7 +122,10 @@ public class QosSpec {
     @Default("HBase")
     @JsonPropertyDescription("HBase: the RegionServers' per-user latency histograms (server-side time, without the "
         + "wait in the call queue; needs a user subject and hbase.regionserver.user.metrics.enabled=true). "
-        + "Prometheus: a query over the client's own histograms, in milliseconds.")
+        + "Prometheus: a query over the client's own histograms, in milliseconds. CallQueue: the mean wait of a call "
+        + "in the call queues of the busiest RegionServer, from the queue lengths and call counts HBase reports "
+        + "(Little's law); needs no client histogram and no per-user metrics, and any subject (operations all, "
+        + "statistic Mean).")
     private Source source = Source.HBase;
 
     @JsonPropertyDescription("For source Prometheus: the query that yields the statistic in milliseconds, e.g. "
@@ -189,6 +200,10 @@ public class QosSpec {
     }
 
     public String describe() {
+      if (source == Source.CallQueue) {
+        return "call queue wait mean <= " + (boundMillis == null ? "?" : boundMillis == Math.rint(boundMillis)
+            ? String.valueOf(boundMillis.longValue()) : String.valueOf(boundMillis)) + "ms";
+      }
       String stat = statistic == Statistic.Mean ? "mean" : "p" + (percentile == null ? "99"
           : percentile == Math.rint(percentile) ? String.valueOf(percentile.longValue()) : String.valueOf(percentile));
       return operations + " " + stat + " <= " + (boundMillis == null ? "?" : boundMillis == Math.rint(boundMillis)

@@ -1,6 +1,8 @@
 package io.hbaseqos.operator.gateway;
 
 import io.hbaseqos.operator.calibration.CounterReading;
+import io.hbaseqos.operator.hbase.CallQueues;
+import io.hbaseqos.operator.hbase.MetricsUnavailableException;
 import io.hbaseqos.operator.hbase.UsersMetrics;
 import io.hbaseqos.operator.usage.BlockCache;
 import java.io.IOException;
@@ -30,6 +32,16 @@ public interface ClusterMetrics {
    * @param notBefore null: a recent reading will do
    */
   UsersMetrics allUserMetrics(Instant notBefore) throws IOException;
+
+  /**
+   * Every live RegionServer's call queues (lengths and calls taken), read at or after
+   * {@code notBefore}: a gauge and a counter, which no other reader of the servers' metrics disturbs.
+   *
+   * @param notBefore null: a recent reading will do
+   */
+  default CallQueues callQueues(Instant notBefore) throws IOException {
+    throw new MetricsUnavailableException("the RegionServers' call queues are not read here");
+  }
 
   /**
    * One instant Prometheus query, answered at or after {@code notBefore} (null: a recent answer will
@@ -87,6 +99,11 @@ public interface ClusterMetrics {
     @Override
     public double prometheus(String url, String query, Instant notBefore) throws IOException {
       return to.prometheus(url, query, notBefore);
+    }
+
+    @Override
+    public CallQueues callQueues(Instant notBefore) throws IOException {
+      return to.callQueues(notBefore);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.hbaseqos.operator.gateway;
 
 import io.hbaseqos.operator.calibration.CounterReading;
+import io.hbaseqos.operator.hbase.CallQueues;
 import io.hbaseqos.operator.hbase.InfoServers;
 import io.hbaseqos.operator.hbase.MetricsSample;
 import io.hbaseqos.operator.hbase.MetricsUnavailableException;
@@ -60,6 +61,10 @@ public final class MetricsGateway implements ClusterMetrics, AutoCloseable {
   /** The block cache and every table's metrics. */
   private static final int TABLES = 2;
   private volatile Map<String, ServerSettings> serverSettings = Map.of();
+  /** When the call queues were last asked for (null: never): samples read them while someone judges them. */
+  private volatile Instant queuesAsked;
+  /** How long after the last ask samples go on reading the call queues. */
+  static final Duration QUEUES_READER = Duration.ofMinutes(10);
 
   /**
    * @param connection the connection settings it was made for (compared by identity)
@@ -97,6 +102,11 @@ public final class MetricsGateway implements ClusterMetrics, AutoCloseable {
     return waking(null).allUserMetrics(notBefore);
   }
 
+  @Override
+  public CallQueues callQueues(Instant notBefore) throws IOException {
+    return waking(null).callQueues(notBefore);
+  }
+
   /** One instant query; NaN when it returns no sample. */
   @Override
   public double prometheus(String url, String query, Instant notBefore) throws IOException {
@@ -127,6 +137,23 @@ public final class MetricsGateway implements ClusterMetrics, AutoCloseable {
       return infoServers.latencies(sample(notBefore, wake));
     }
 
+    /**
+     * From the sample at or after {@code notBefore}; one read before the ask (without the queues)
+     * asks for the next, which has them.
+     */
+    @Override
+    public CallQueues callQueues(Instant notBefore) throws IOException {
+      queuesAsked = clock.instant();
+      MetricsSample s = sample(notBefore, wake);
+      for (int turn = 0; !s.hasCallQueues(); turn++) {
+        if (turn == 3) {
+          throw new MetricsPendingException("the RegionServers' call queues are being read"); // as usage: never seen
+        }
+        s = sample(s.at().plusNanos(1), wake);
+      }
+      return s.callQueues();
+    }
+
     @Override
     public double prometheus(String url, String query, Instant notBefore) throws IOException {
       return sampler.get(List.of("prometheus", url, query), MetricsSampler.Kind.PROMETHEUS, notBefore, PERIOD,
@@ -148,7 +175,9 @@ public final class MetricsGateway implements ClusterMetrics, AutoCloseable {
     return sampler.get(SAMPLE, MetricsSampler.Kind.INFO_SERVERS, notBefore, PERIOD, MetricsSampler.Read.timed(() -> {
       // what usage asked for is read with the users' metrics of the next sample, and only then
       int wanted = usageWanted.getAndSet(0);
-      return read(() -> infoServers.sample(live.infoServers(), wanted >= CACHE, wanted >= TABLES));
+      Instant asked = queuesAsked;
+      boolean queues = asked != null && asked.plus(QUEUES_READER).isAfter(clock.instant());
+      return read(() -> infoServers.sample(live.infoServers(), wanted >= CACHE, wanted >= TABLES, queues));
     }, MetricsSample::at), wake);
   }
 

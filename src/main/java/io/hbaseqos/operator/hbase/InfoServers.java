@@ -57,6 +57,12 @@ public final class InfoServers implements AutoCloseable {
     return metrics.read(servers, cache, tables);
   }
 
+  /** As {@link #sample(Map, boolean, boolean)}, with the call queues when {@code queues}. */
+  public MetricsSample sample(Map<String, Map.Entry<String, Integer>> servers, boolean cache, boolean tables,
+      boolean queues) {
+    return metrics.read(servers, cache, tables, queues);
+  }
+
   /**
    * A sample's users' metrics for judging latencies, with the windows the samples since the last
    * judged one took (see {@link RegionServerMetrics#latencies}).

@@ -25,10 +25,19 @@ public final class MetricsSample {
   private final Map<String, RegionServerMetrics.Sample> cache;
   private final boolean withCache;
   private final boolean withTables;
+  /** The call queues' lengths and call counts per server (null: not read). */
+  private final Map<String, RegionServerMetrics.Sample> queues;
 
   MetricsSample(long seq, Instant at, Map<String, RegionServerMetrics.Sample> users,
       Map<String, RegionServerMetrics.Sample> tables, Map<String, RegionServerMetrics.Sample> cache, boolean withCache,
       boolean withTables) {
+    this(seq, at, users, tables, cache, withCache, withTables, null);
+  }
+
+  MetricsSample(long seq, Instant at, Map<String, RegionServerMetrics.Sample> users,
+      Map<String, RegionServerMetrics.Sample> tables, Map<String, RegionServerMetrics.Sample> cache, boolean withCache,
+      boolean withTables, Map<String, RegionServerMetrics.Sample> queues) {
+    this.queues = queues;
     this.seq = seq;
     this.at = at;
     this.users = users;
@@ -46,6 +55,26 @@ public final class MetricsSample {
   /** Whether it serves usage: the block cache was read, and every table's metrics if {@code tables}. */
   public boolean servesUsage(boolean tables) {
     return withCache && (withTables || !tables);
+  }
+
+  /** Whether the call queues were read into it. */
+  public boolean hasCallQueues() {
+    return queues != null;
+  }
+
+  /**
+   * Each server's call queues (null: not read into this sample): how many calls wait in the general,
+   * read, write and scan queues now, and how many calls were ever taken from the queues; a server
+   * that could not be read (or reports neither) is named with why. Needs no per-user metrics.
+   */
+  public CallQueues callQueues() {
+    if (queues == null) {
+      return null;
+    }
+    Map<String, CallQueues.Server> out = new LinkedHashMap<>();
+    queues.forEach((server, s) -> out.put(server, s.problem() != null ? CallQueues.Server.unread(s.problem())
+        : CallQueues.Server.of(s.values())));
+    return new CallQueues(at, out);
   }
 
   /**

@@ -50,6 +50,13 @@ final class RegionServerMetrics {
   static final String TABLES_QUERY = "tables_namespace_";
   /** What the server's block cache metrics have in theirs. */
   static final String CACHE_QUERY = "server_block_cache";
+  /**
+   * What the call queues' lengths ({@code region_server_num_calls_in_general_queue}, read, write and
+   * scan) and the count of calls taken from them ({@code region_server_queue_call_time_num_ops},
+   * cumulative) have in their names.
+   */
+  static final String QUEUES_QUERY = "queue";
+  static final String IPC_BEAN = "Hadoop:service=HBase,name=RegionServer,sub=IPC";
   private static final ObjectMapper JSON = new ObjectMapper();
   /** How HBase's Prometheus servlet splits a record and metric name into words (then joined by '_', lower case). */
   private static final Pattern WORDS = Pattern.compile("(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=([A-Z][a-z]))|\\W|(_)+");
@@ -120,18 +127,29 @@ final class RegionServerMetrics {
    * @param servers server name to host and info port
    */
   MetricsSample read(Map<String, Map.Entry<String, Integer>> servers, boolean cache, boolean tables) {
+    return read(servers, cache, tables, false);
+  }
+
+  /**
+   * As {@link #read(Map, boolean, boolean)}, and with {@code queues} the call queues' lengths and
+   * call counts (a gauge and a counter: no histogram of theirs is judged, so the request's place
+   * after the users' resets nothing anyone needs).
+   */
+  MetricsSample read(Map<String, Map.Entry<String, Integer>> servers, boolean cache, boolean tables,
+      boolean queues) {
     // the reads run outside the lock (one thread per cluster reads): a judgement never waits for a server
     Instant at = clock.instant();
     Map<String, Sample> users = readAll(servers, USERS_QUERY);
+    Map<String, Sample> callQueues = queues ? readAll(servers, QUEUES_QUERY) : null;
     Map<String, Sample> byTable = tables ? readAll(servers, TABLES_QUERY) : Map.of();
     Map<String, Sample> blockCache = cache ? readAll(servers, CACHE_QUERY) : Map.of();
-    return recorded(at, users, byTable, blockCache, cache, tables);
+    return recorded(at, users, byTable, blockCache, cache, tables, callQueues);
   }
 
   /** A sample numbered, and kept for the next judgement of latencies while latencies are judged. */
   private synchronized MetricsSample recorded(Instant at, Map<String, Sample> users, Map<String, Sample> byTable,
-      Map<String, Sample> blockCache, boolean cache, boolean tables) {
-    MetricsSample s = new MetricsSample(++taken, at, users, byTable, blockCache, cache, tables);
+      Map<String, Sample> blockCache, boolean cache, boolean tables, Map<String, Sample> queues) {
+    MetricsSample s = new MetricsSample(++taken, at, users, byTable, blockCache, cache, tables, queues);
     if (judging(at)) {
       keep(s);
     } else {
@@ -345,6 +363,7 @@ final class RegionServerMetrics {
           StandardCharsets.UTF_8), TIMEOUT);
       if (resp.statusCode() == 404) {
         return query.equals(USERS_QUERY) ? fromJmx(host, port)
+            : query.equals(QUEUES_QUERY) ? fromJmxBean(host, port, IPC_BEAN, "RegionServer")
             : fromJmxBean(host, port, query.equals(TABLES_QUERY) ? TABLES_BEAN : SERVER_BEAN,
                 query.equals(TABLES_QUERY) ? "Tables" : "Server");
       }

@@ -9,6 +9,7 @@ import io.hbaseqos.operator.api.TenantQuotaSpec;
 import io.hbaseqos.operator.cluster.Errors;
 import io.hbaseqos.operator.gateway.ClusterMetrics;
 import io.hbaseqos.operator.gateway.MetricsPendingException;
+import io.hbaseqos.operator.hbase.CallQueues;
 import io.hbaseqos.operator.hbase.UserOperations;
 import io.hbaseqos.operator.hbase.UsersMetrics;
 import io.hbaseqos.operator.qos.ProtectionLaw;
@@ -49,6 +50,12 @@ final class ProtectionStep {
    */
   private final Map<String, Long> latencyCounts = new ConcurrentHashMap<>();
 
+  /** Per protected tenant and call-queue objective: its last two readings of the queues (a wait is over a period). */
+  private final Map<String, QueueReadings> queueReadings = new ConcurrentHashMap<>();
+
+  /** @param before the reading before {@code last} (null: none) */
+  private record QueueReadings(CallQueues before, CallQueues last) {}
+
   /**
    * This tenant's limit from protection (null: not sheddable), whether it is held below its ceiling,
    * and what to report.
@@ -77,6 +84,7 @@ final class ProtectionStep {
     loops.forget(id);
     previous.remove(id);
     latencyCounts.keySet().removeIf(k -> k.startsWith(id + "#"));
+    queueReadings.keySet().removeIf(k -> k.startsWith(id + "#"));
   }
 
   /**
@@ -263,7 +271,9 @@ final class ProtectionStep {
               + (cacheMisses == null ? "" : "; " + cacheMisses);
         } else {
           reason = "Missed";
-          message = "missed (" + worst + "); holding " + String.join(", ", standing.holding());
+          // a miss the law does not act on yet (one to be confirmed, a period measured under a change) holds nobody
+          message = "missed (" + worst + "); " + (standing.holding().isEmpty() ? "nothing held for it yet"
+              : "holding " + String.join(", ", standing.holding()));
         }
       }
       case UNKNOWN -> {
@@ -311,6 +321,8 @@ final class ProtectionStep {
     private final Instant at;
     private UsersMetrics servers;
     private String serversProblem = "RegionServer metrics: not read";
+    private CallQueues queues;
+    private String queuesProblem = "RegionServer call queues: not read";
     /** Per Prometheus objective (url and query): its answer, or why there is none. */
     private final Map<String, Double> answers = new HashMap<>();
     private final Map<String, String> unanswered = new HashMap<>();
@@ -338,7 +350,9 @@ final class ProtectionStep {
         List<ProtectionLoops.Member> sheddables, Instant since) {
       boolean pending = false;
       boolean hbaseObjective = protecteds.stream().flatMap(p -> objectives(p).stream())
-          .anyMatch(o -> o.getSource() != QosSpec.LatencyObjectiveSpec.Source.Prometheus);
+          .anyMatch(o -> o.getSource() == QosSpec.LatencyObjectiveSpec.Source.HBase);
+      boolean queueObjective = protecteds.stream().flatMap(p -> objectives(p).stream())
+          .anyMatch(o -> o.getSource() == QosSpec.LatencyObjectiveSpec.Source.CallQueue);
       for (ProtectionLoops.Member p : protecteds) {
         for (QosSpec.LatencyObjectiveSpec o : objectives(p)) {
           String key = o.getSource() == QosSpec.LatencyObjectiveSpec.Source.Prometheus ? key(o) : null;
@@ -352,6 +366,17 @@ final class ProtectionStep {
               unanswered.put(key, "Prometheus: " + e.getMessage());
             }
           }
+        }
+      }
+      // the call queues come from the RegionServers' sample too (read into it while someone judges them)
+      if (!pending && queueObjective && queues == null) {
+        try {
+          queues = m.callQueues(since);
+          queuesProblem = null;
+        } catch (MetricsPendingException e) {
+          pending = true;
+        } catch (IOException e) {
+          queuesProblem = "RegionServer call queues: " + Errors.rootMessage(e);
         }
       }
       // the RegionServers' sample is judged when it is taken (its windows are handed over once): it is asked for
@@ -401,6 +426,9 @@ final class ProtectionStep {
         return Double.isNaN(ms) ? ProtectionLoops.Reading.failed("the Prometheus query returned no sample")
             : new ProtectionLoops.Reading(ms, null);
       }
+      if (o.getSource() == QosSpec.LatencyObjectiveSpec.Source.CallQueue) {
+        return queueWait(id, o);
+      }
       UsersMetrics values = servers;
       if (values == null) {
         return ProtectionLoops.Reading.failed(serversProblem);
@@ -432,6 +460,51 @@ final class ProtectionStep {
       });
       // 0 after operations were counted: all under HBase's millisecond; without a count before, no operation
       return new ProtectionLoops.Reading(ms, null, ms == 0 && (before == null || count <= before), missedOn);
+    }
+
+    /**
+     * The mean wait of a call in the call queues since this objective's last reading, on the
+     * busiest server (Little's law, {@link CallQueues#meanWaitMillis}); the servers over the bound
+     * are where it missed. The first reading, or one whose servers all changed, only starts the period.
+     */
+    private ProtectionLoops.Reading queueWait(String id, QosSpec.LatencyObjectiveSpec o) {
+      CallQueues now = queues;
+      if (now == null) {
+        return ProtectionLoops.Reading.failed(queuesProblem);
+      }
+      String key = id + "#" + o.describe();
+      // the reading before this one: judged again on the same reading, the same period
+      QueueReadings was = queueReadings.get(key);
+      CallQueues before = was == null ? null : !now.at().isAfter(was.last().at()) ? was.before() : was.last();
+      if (was == null || now.at().isAfter(was.last().at())) {
+        queueReadings.put(key, new QueueReadings(before, now));
+      }
+      String unread = now.problem();
+      if (unread != null) {
+        return ProtectionLoops.Reading.failed(unread);
+      }
+      if (before == null) {
+        return ProtectionLoops.Reading.failed("the call queues' first reading: their wait is judged over the "
+            + "period from it");
+      }
+      Map<String, Double> waits = now.meanWaitsSince(before);
+      if (waits.size() < now.servers().size()) {
+        // a server new since the last reading, or whose count went back (a restart): judged from the next period
+        return ProtectionLoops.Reading.failed("a RegionServer's call count started again (new or restarted): its "
+            + "queue wait is judged over the next period");
+      }
+      double worst = waits.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
+      Set<String> missedOn = new java.util.TreeSet<>();
+      waits.forEach((server, w) -> {
+        if (w > o.getBoundMillis()) {
+          missedOn.add(server);
+        }
+      });
+      long calls = 0;
+      for (var e : now.servers().entrySet()) {
+        calls += e.getValue().taken() - before.servers().get(e.getKey()).taken();
+      }
+      return new ProtectionLoops.Reading(worst, null, calls == 0 && worst == 0, missedOn);
     }
 
     /** Per sheddable member, its use on each server, from the last {@link #uses}. */

@@ -154,6 +154,32 @@ class DesiredQuotasTest {
     assertThat(DesiredQuotas.qosErrors(t, Subject.user("u"))).isEmpty();
   }
 
+  @Test
+  void callQueueObjectivesJudgeEveryCallsMeanWaitOnAnySubject() {
+    TenantQuotaSpec t = spec(new QuotaSubject(null, "ns1:t", null));
+    QosSpec q = new QosSpec();
+    q.setPriority(5);
+    QosSpec.LatencyObjectiveSpec queue = objective(QosSpec.LatencyObjectiveSpec.Statistic.Mean, 99.0, 0.5);
+    queue.setSource(QosSpec.LatencyObjectiveSpec.Source.CallQueue);
+    queue.setOperations(QosSpec.LatencyObjectiveSpec.Operations.all);
+    q.setLatencyObjectives(List.of(queue));
+    t.setQos(q);
+    assertThat(DesiredQuotas.qosErrors(t, Subject.table("ns1:t"))).as("a table, under a millisecond").isEmpty();
+    assertThat(queue.describe()).isEqualTo("call queue wait mean <= 0.5ms");
+    queue.setOperations(QosSpec.LatencyObjectiveSpec.Operations.reads);
+    queue.setStatistic(QosSpec.LatencyObjectiveSpec.Statistic.Percentile);
+    QosSpec.LatencyObjectiveSpec all = objective(QosSpec.LatencyObjectiveSpec.Statistic.Mean, 99.0, 5.0);
+    all.setOperations(QosSpec.LatencyObjectiveSpec.Operations.all);
+    all.setSource(QosSpec.LatencyObjectiveSpec.Source.Prometheus);
+    all.setPrometheus(new PrometheusQuery());
+    q.setLatencyObjectives(List.of(queue, all));
+    assertThat(DesiredQuotas.qosErrors(t, Subject.table("ns1:t")).stream().map(Throwable::getMessage))
+        .containsExactly("spec.qos.latencyObjectives[0].source: CallQueue judges the mean wait of every call in the "
+            + "RegionServers' call queues: it needs operations all and statistic Mean",
+            "spec.qos.latencyObjectives[1].operations: all is for source CallQueue only: HBase and Prometheus "
+                + "objectives judge reads or writes");
+  }
+
   private static QosSpec.LatencyObjectiveSpec objective(QosSpec.LatencyObjectiveSpec.Statistic statistic,
       double percentile, double bound) {
     QosSpec.LatencyObjectiveSpec o = new QosSpec.LatencyObjectiveSpec();

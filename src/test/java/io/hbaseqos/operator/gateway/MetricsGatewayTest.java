@@ -67,7 +67,9 @@ class MetricsGatewayTest {
       String body = q.equals("qry=_user_")
           ? "users_user_alice_metric_get_num_ops{context=\"regionserver\"} 120\n"
           : q.equals("qry=server_block_cache")
-              ? "server_block_cache_hit_count{context=\"regionserver\"} 30\n" : "";
+              ? "server_block_cache_hit_count{context=\"regionserver\"} 30\n"
+              : q.equals("qry=queue") ? "region_server_num_calls_in_general_queue{context=\"regionserver\"} 4\n"
+                  + "region_server_queue_call_time_num_ops{context=\"regionserver\"} 900\n" : "";
       byte[] b = body.getBytes(StandardCharsets.UTF_8);
       ex.sendResponseHeaders(200, b.length);
       ex.getResponseBody().write(b);
@@ -96,6 +98,48 @@ class MetricsGatewayTest {
     // asked again within its period (the wake's own pass, another cluster pass): the same sample, no request
     assertThat(gateway.usageSample(false, null)).isEqualTo(sample);
     assertThat(requests).hasSize(read);
+  }
+
+  /**
+   * The call queues are read into the cluster's sample once someone asks for them, with the users'
+   * metrics and after them: one request more per server, and the loops' sample serves both.
+   */
+  @Test
+  void theCallQueuesAreReadIntoTheSampleOnceAskedFor() throws Exception {
+    start(true);
+    answer.countDown();
+    CountDownLatch woken = new CountDownLatch(1);
+    assertThatThrownBy(() -> gateway.allUserMetrics(null)).isInstanceOf(MetricsPendingException.class);
+    await(() -> gateway.allUserMetrics(null) != null);
+    assertThat(requests).hasSize(1).allMatch(r -> r.startsWith("/prometheus"));
+    // that sample has no queues: the next one reads them, a period later
+    assertThatThrownBy(() -> gateway.waking(woken::countDown).callQueues(null))
+        .isInstanceOf(MetricsPendingException.class);
+    clock.now = clock.now.plusSeconds(5);
+    assertThat(woken.await(60, TimeUnit.SECONDS)).isTrue();
+    io.hbaseqos.operator.hbase.CallQueues q = gateway.callQueues(null);
+    assertThat(q.servers().get("rs1")).isEqualTo(new io.hbaseqos.operator.hbase.CallQueues.Server(4, 900, null));
+    assertThat(requests).as("users, then users and queues").hasSize(3);
+    // the same sample serves the users' metrics: no request more
+    assertThat(gateway.allUserMetrics(null).ops("alice", java.util.Set.of("get"))).containsEntry("rs1", 120L);
+    assertThat(requests).hasSize(3);
+  }
+
+  private static void await(java.util.concurrent.Callable<Boolean> done) throws Exception {
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (true) {
+      try {
+        if (done.call()) {
+          return;
+        }
+      } catch (MetricsPendingException e) {
+        // not there yet
+      }
+      if (System.nanoTime() > end) {
+        throw new AssertionError("not there within 60 s");
+      }
+      Thread.sleep(20);
+    }
   }
 
   /**

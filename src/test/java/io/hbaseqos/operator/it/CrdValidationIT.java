@@ -190,6 +190,9 @@ class CrdValidationIT {
     create(tenant("qos-fine", "{user: f}", "[]", "qos: {priority: 50, latencyObjectives: [{boundMillis: 0.5, "
         + "source: Prometheus, prometheus: {query: 'x'}}, {boundMillis: 2, statistic: Mean}, {boundMillis: 2, "
         + "statistic: Mean, operations: writes}]}"));
+    // the call queues' wait needs no per-user metrics: a table tenant may be protected by it, under a millisecond
+    create(tenant("qos-queue", "{table: 'ns1:q'}", "[]", "qos: {priority: 50, latencyObjectives: [{source: CallQueue, "
+        + "operations: all, statistic: Mean, boundMillis: 0.5}]}"));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -213,6 +216,9 @@ class CrdValidationIT {
       "Mean with a percentile out of range | {user: a} | 'qos: {priority: 9, latencyObjectives: [{boundMillis: 5, statistic: Mean, percentile: -1}]}' | percentile must be above 0 and at most 100",
       "Mean twice under two percentiles | {user: a} | 'qos: {priority: 9, latencyObjectives: [{boundMillis: 5, statistic: Mean}, {boundMillis: 7, statistic: Mean, percentile: 50}]}' | each latency objective (operations and statistic) may appear only once",
       "HBase bound under a millisecond | {user: a} | 'qos: {priority: 9, latencyObjectives: [{boundMillis: 0.5}]}' | must be at least 1 ms for source HBase",
+      "CallQueue of reads | {user: a} | 'qos: {priority: 9, latencyObjectives: [{source: CallQueue, statistic: Mean, boundMillis: 5}]}' | source CallQueue judges the mean wait of every call in the RegionServers' call queues: it needs operations all and statistic Mean",
+      "CallQueue p99 | {user: a} | 'qos: {priority: 9, latencyObjectives: [{source: CallQueue, operations: all, boundMillis: 5}]}' | it needs operations all and statistic Mean",
+      "all from HBase | {user: a} | 'qos: {priority: 9, latencyObjectives: [{operations: all, statistic: Mean, boundMillis: 5}]}' | latency objective operations all is for source CallQueue only",
   })
   void invalidQosIsRejected(String what, String subject, String qos, String message) {
     String name = "badqos-" + Integer.toHexString(what.hashCode());

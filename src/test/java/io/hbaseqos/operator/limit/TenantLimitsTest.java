@@ -363,6 +363,78 @@ class TenantLimitsTest {
   }
 
   @Test
+  void aCallQueueObjectiveNeedsNoPerUserMetricsAndSqueezesTheLevelBelowOnAMiss() {
+    // a table tenant protected by the call queues' mean wait; per-user metrics are off on the cluster
+    QosSpec.LatencyObjectiveSpec o = new QosSpec.LatencyObjectiveSpec();
+    o.setSource(QosSpec.LatencyObjectiveSpec.Source.CallQueue);
+    o.setOperations(QosSpec.LatencyObjectiveSpec.Operations.all);
+    o.setStatistic(QosSpec.LatencyObjectiveSpec.Statistic.Mean);
+    o.setBoundMillis(20.0);
+    o.setWindow("30s");
+    QosSpec q = new QosSpec();
+    q.setPriority(100);
+    q.setLatencyObjectives(new ArrayList<>(List.of(o)));
+    TenantQuotaSpec as = new TenantQuotaSpec();
+    as.setSubject(new QuotaSubject(null, "ns1:app", null));
+    as.setThrottles(new ArrayList<>());
+    as.setQos(q);
+    Tenant app = new Tenant("ns/app", "uid-app", "ns/hb", as, null);
+    TenantQuotaSpec ts = spec("batch");
+    ts.setQos(sheddable(10, 100, 5000));
+    Tenant batch = new Tenant("ns/batch", "uid-batch", "ns/hb", ts, null);
+    peers.addAll(List.of(app, batch));
+    // 100 calls/s taken from each server's queues; how many wait at each reading is set per period
+    long[] taken = {0};
+    long[] waiting = {0};
+    Instant[] at = {T0};
+    ClusterMetrics cluster = new ClusterMetrics() {
+      @Override
+      public CounterReading userCounters(String user, Set<String> ops, Instant notBefore) throws IOException {
+        throw new IOException("not used");
+      }
+
+      @Override
+      public UsersMetrics allUserMetrics(Instant notBefore) throws IOException {
+        throw new IOException("RegionServer rs1: no per-user metrics: set hbase.regionserver.user.metrics.enabled=true");
+      }
+
+      @Override
+      public double prometheus(String url, String query, Instant notBefore) throws IOException {
+        throw new IOException("not used");
+      }
+
+      @Override
+      public io.hbaseqos.operator.hbase.CallQueues callQueues(Instant notBefore) {
+        taken[0] += 3000;
+        return new io.hbaseqos.operator.hbase.CallQueues(at[0], Map.of(
+            "rs1", new io.hbaseqos.operator.hbase.CallQueues.Server(0, taken[0], null),
+            "rs2", new io.hbaseqos.operator.hbase.CallQueues.Server(waiting[0], taken[0], null)));
+      }
+    };
+    SubjectQuota none = SubjectQuota.empty(Subject.table("ns1:app"));
+    Decision first = limits.decide(app, none, cluster, at[0]);
+    assertThat(condition(first, Conditions.LATENCY_MET).status()).as("the first reading only starts the period")
+        .isEqualTo("Unknown");
+    assertThat(condition(first, Conditions.LATENCY_MET).message()).contains("call queues' first reading");
+    // 5 calls waiting at 100 calls/s on rs2: 50 ms, over 20 ms (a gross miss): the level below is cut
+    waiting[0] = 5;
+    at[0] = T0.plusSeconds(30);
+    Decision missed = limits.decide(app, none, cluster, at[0]);
+    QosStatus.Objective objective = missed.qos().getObjectives().get(0);
+    assertThat(objective.getObjective()).isEqualTo("call queue wait mean <= 20ms");
+    assertThat(objective.getVerdict()).isEqualTo("Missed");
+    assertThat(objective.getObservedMillis()).isEqualTo(50.0);
+    long cut = limits.decide(batch, SubjectQuota.empty(Subject.user("batch")), cluster, at[0]).qos().getLimit();
+    assertThat(cut).as("squeezed below its ceiling, not below its floor").isLessThan(5000L).isGreaterThanOrEqualTo(100L);
+    // nothing waits: the objective is met
+    waiting[0] = 0;
+    at[0] = T0.plusSeconds(60);
+    Decision met = limits.decide(app, none, cluster, at[0]);
+    assertThat(met.qos().getObjectives().get(0).getVerdict()).isEqualTo("MetWithMargin");
+    assertThat(met.qos().getObjectives().get(0).getObservedMillis()).isEqualTo(0.0);
+  }
+
+  @Test
   void aLatencyWindowAnotherReaderEmptiedIsUnknownAndGivesNothingBack() {
     TenantQuotaSpec us = spec("dash");
     us.setQos(protectedReads(100, 50));
