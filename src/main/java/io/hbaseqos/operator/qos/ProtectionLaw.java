@@ -369,10 +369,21 @@ public final class ProtectionLaw {
    *     old limits, and count for nothing
    */
   public static Decision step(List<Protected> protecteds, List<Sheddable> declared, Memory memory, int inForceAfter) {
+    return step(protecteds, declared, memory, inForceAfter, true);
+  }
+
+  /**
+   * One step, at a period's end or before it.
+   *
+   * @param periodEnd whether a whole period passed since the last step; a step before the period's end
+   *     (the members changed) does not count toward the wait for a written limit to be in force
+   */
+  public static Decision step(List<Protected> protecteds, List<Sheddable> declared, Memory memory, int inForceAfter,
+      boolean periodEnd) {
     // a limit outside [floor, ceiling] (the spec changed) comes back inside first
     List<Sheddable> sheddables = declared.stream().map(s -> new Sheddable(s.id(), s.priority(), s.floor(), s.ceiling(),
         Math.max(s.floor(), Math.min(s.ceiling(), s.limit())), s.used(), s.roof(), s.inForce(), s.usedOn())).toList();
-    Map<String, Stance> stances = judge(protecteds, sheddables, memory, Math.max(0, inForceAfter));
+    Map<String, Stance> stances = judge(protecteds, sheddables, memory, Math.max(0, inForceAfter), periodEnd);
     Squeezes squeezes = squeeze(protecteds, sheddables, stances, memory);
     Map<String, Cap> caps = new LinkedHashMap<>(squeezes.caps());
     holdOrGiveBack(protecteds, sheddables, stances, caps, squeezes.holding(), memory);
@@ -398,7 +409,7 @@ public final class ProtectionLaw {
 
   /** Phase 1: each protected tenant's verdict and stance; its evidence, idle count and recent misses move on. */
   private static Map<String, Stance> judge(List<Protected> protecteds, List<Sheddable> sheddables, Memory memory,
-      int inForceAfter) {
+      int inForceAfter, boolean periodEnd) {
     Map<String, Stance> stances = new LinkedHashMap<>();
     for (Protected p : protecteds) {
       Verdict verdict = worst(p);
@@ -417,7 +428,9 @@ public final class ProtectionLaw {
       // under the old limits
       int waiting = memory.unsettled.getOrDefault(p.id(), 0);
       int unsettled = changed ? inForceAfter + 1 : waiting;
-      memory.unsettled.put(p.id(), Math.max(0, unsettled - 1));
+      // the wait is counted in periods: a step before its period's end (the members changed) takes none of it,
+      // except the period a change makes count for nothing
+      memory.unsettled.put(p.id(), Math.max(0, unsettled - (changed || periodEnd ? 1 : 0)));
       if (changed) {
         // only raised, the same tenants below (one that joins may lose load as its first limit lands), and
         // nothing lowered before it still to come into force

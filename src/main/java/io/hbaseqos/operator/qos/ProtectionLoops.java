@@ -235,7 +235,10 @@ public final class ProtectionLoops {
             used.getOrDefault(m.id(), Double.NaN), roof, m.calibrated() == null ? limit : m.calibrated(),
             usedOn.getOrDefault(m.id(), Map.of())));
       }
-      ProtectionLaw.Decision d = ProtectionLaw.step(ps, ss, loop.memory, periodsToEnforce(inForce, period));
+      // a step before its period's end (the members changed) does not count as a period of the wait for HBase
+      boolean periodEnd = loop.plan == null || !now.isBefore(loop.plan.next());
+      ProtectionLaw.Decision d = ProtectionLaw.step(ps, ss, loop.memory, periodsToEnforce(inForce, period),
+          periodEnd);
       boolean changed = false;
       for (ProtectionLaw.Sheddable s : ss) {
         ProtectionLaw.Cap c = d.caps().get(s.id());

@@ -325,6 +325,35 @@ class ProtectionLawTest {
   }
 
   /**
+   * The wait for HBase's quota refresh is counted in periods: a step before its period's end (the
+   * members changed) is not judged and takes none of the wait, so the refresh still has its whole time.
+   */
+  @Test
+  void aStepBeforeItsPeriodsEndIsNoPeriodOfTheRefreshWait() {
+    Memory m = new Memory();
+    Sheddable t = s("t", 1, 8000, 8000);
+    List<Long> limits = new java.util.ArrayList<>();
+    // the cut, then two early steps among the three periods of the wait, then the period that measures it
+    boolean[] periodEnd = {true, true, false, true, false, true, true};
+    for (boolean end : periodEnd) {
+      Decision d = ProtectionLaw.step(List.of(u(50, 30)), List.of(t), m, 2, end);
+      limits.add(d.caps().get("t").limit());
+      t = new Sheddable("t", 1, t.floor(), t.ceiling(), d.caps().get("t").limit(), t.used(), d.caps().get("t").roof());
+    }
+    assertThat(limits).containsExactly(4000L, 4000L, 4000L, 4000L, 4000L, 4000L, 2000L);
+    // counted in steps, as before, the early steps would have ended the wait two steps sooner
+    Memory steps = new Memory();
+    Sheddable t2 = s("t", 1, 8000, 8000);
+    List<Long> counted = new java.util.ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      Decision d = ProtectionLaw.step(List.of(u(50, 30)), List.of(t2), steps, 2, true);
+      counted.add(d.caps().get("t").limit());
+      t2 = new Sheddable("t", 1, t2.floor(), t2.ceiling(), d.caps().get("t").limit(), t2.used(), d.caps().get("t").roof());
+    }
+    assertThat(counted).containsExactly(4000L, 4000L, 4000L, 4000L, 2000L);
+  }
+
+  /**
    * A raise that is not in force everywhere yet can only add load as it lands: a miss while waiting for it
    * is a miss, and a second one takes the raise back.
    */
