@@ -31,7 +31,8 @@ import java.util.Random;
  * and in all), T's throughput against the oracle's, and the number of limit changes after settling.
  * {@code --plant mm1|knee --capacity C --demand-u D --demand-t D --p0 MS --factor F --noise S
  * --k K --lag P --periods N --seeds N [--seed N] [--drop-at N] [--drift S [--drift-correlation R]]
- * [--bystander D [--unplaced]] [--refresh R [--untold]] [--trace]}: {@code --refresh R} (2 or more)
+ * [--bystander D [--unplaced]] [--refresh R [--untold]] [--trace]}; {@code --grid --mix} runs the grid with two
+ * protected tenants and two priorities of sheddable ones ({@link MixSim}): {@code --refresh R} (2 or more)
  * replaces the lag by HBase's quota refresh chore, which loads what was written every R periods, at a
  * phase of the seed; the law is told R unless {@code --untold}. {@code --grid} runs every cell of a grid instead (see
  * {@link #grid}).
@@ -255,11 +256,16 @@ public final class ProtectionSim {
     Map<String, String> o = new HashMap<>();
     for (int i = 0; i < args.length; i++) {
       String k = args[i].replaceFirst("^--", "");
-      if (k.equals("trace") || k.equals("unplaced") || k.equals("grid") || k.equals("untold")) {
+      if (k.equals("trace") || k.equals("unplaced") || k.equals("grid") || k.equals("untold") || k.equals("mix")) {
         o.put(k, "true");
       } else if (i + 1 < args.length) {
         o.put(k, args[++i]);
       }
+    }
+    if (o.containsKey("grid") && o.containsKey("mix")) {
+      MixSim.grid(o, (int) d(o, "seeds", 30), (long) d(o, "seed", 1), (int) d(o, "periods", 60),
+          (long) d(o, "floor", 100), (long) d(o, "ceiling", 100_000));
+      return;
     }
     if (o.containsKey("grid")) {
       grid(o);
@@ -328,9 +334,7 @@ public final class ProtectionSim {
         for (double noise : GRID_NOISE) {
           for (double drift : GRID_DRIFT) {
             for (double factor : GRID_FACTOR) {
-              Plant plant = new Plant(shape, d(o, "capacity", 7300), d(o, "demand-u", 1500), d(o, "demand-t", 6000),
-                  d(o, "p0", 0.8), noise, d(o, "k", 1), lag, (int) d(o, "drop-at", 0), drift,
-                  d(o, "drift-correlation", 0.9));
+              Plant plant = plant(o, shape, noise, lag, drift);
               // the objective as a multiple of U's p99 with T absent (the unloaded p99 an operator would measure)
               double unloaded = plant.p99(plant.demandU() / plant.capacity());
               List<Result> runs = new ArrayList<>();
@@ -355,6 +359,12 @@ public final class ProtectionSim {
     }
     System.out.printf(Locale.ROOT, "%d of %d cells meet all goals in 80%% of seeds or more (%d seeds each, %d periods)%n",
         passing, cells, seeds, periods);
+  }
+
+  /** A cell's plant: the options given, with this shape, noise, lag and drift. */
+  static Plant plant(Map<String, String> o, String shape, double noise, double lag, double drift) {
+    return new Plant(shape, d(o, "capacity", 7300), d(o, "demand-u", 1500), d(o, "demand-t", 6000),
+        d(o, "p0", 0.8), noise, d(o, "k", 1), lag, (int) d(o, "drop-at", 0), drift, d(o, "drift-correlation", 0.9));
   }
 
   /**
