@@ -123,7 +123,7 @@ public class QosSpec {
     @JsonPropertyDescription("HBase: the RegionServers' per-user latency histograms (server-side time, without the "
         + "wait in the call queue; needs a user subject and hbase.regionserver.user.metrics.enabled=true). "
         + "Prometheus: a query over the client's own histograms, in milliseconds. CallQueue: the mean wait of a call "
-        + "in the call queues of the busiest RegionServer, from the queue lengths and call counts HBase reports "
+        + "in the call queues of the RegionServer where it is longest, from the queue lengths and call counts HBase reports "
         + "(Little's law); needs no client histogram and no per-user metrics, and any subject (operations all, "
         + "statistic Mean).")
     private Source source = Source.HBase;

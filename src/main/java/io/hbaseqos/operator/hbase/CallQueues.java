@@ -15,17 +15,22 @@ import java.util.Map;
  * @param servers per server name its queues, or why they could not be read
  */
 public record CallQueues(Instant at, Map<String, Server> servers) {
-  /** The queues a client's calls wait in: the general queue, and the read, write and scan queues when split. */
+  /**
+   * The queues every call waits in: the general one (whose gauge already counts the read, write and
+   * scan queues when {@code hbase.ipc.server.callqueue.read.ratio} splits it: HBase sums every queue
+   * of its executor), and the priority, replication, meta and bulk-load queues, since the count of
+   * calls taken covers theirs too. A queue a version does not have reads as empty. All seen on 2.6.4.
+   */
   private static final String[] QUEUED = {"region_server_num_calls_in_general_queue",
-      "region_server_num_calls_in_read_queue", "region_server_num_calls_in_write_queue",
-      "region_server_num_calls_in_scan_queue"};
+      "region_server_num_calls_in_priority_queue", "region_server_num_calls_in_replication_queue",
+      "region_server_num_calls_in_meta_priority_queue", "region_server_num_calls_in_bulk_load_queue"};
   /** How many calls ever left the queues to a handler (the queue-time histogram's count, cumulative). */
   private static final String TAKEN = "region_server_queue_call_time_num_ops";
 
   /**
    * One server's queues.
    *
-   * @param queued calls waiting in them now
+   * @param queued calls waiting in them when read
    * @param taken calls ever taken from them (a server that restarted counts from 0 again)
    * @param problem why they could not be read (null: read)
    */

@@ -27,17 +27,20 @@ public final class MetricsSample {
   private final boolean withTables;
   /** The call queues' lengths and call counts per server (null: not read). */
   private final Map<String, RegionServerMetrics.Sample> queues;
+  /** When the call queues were asked for. */
+  private final Instant queuesAt;
 
   MetricsSample(long seq, Instant at, Map<String, RegionServerMetrics.Sample> users,
       Map<String, RegionServerMetrics.Sample> tables, Map<String, RegionServerMetrics.Sample> cache, boolean withCache,
       boolean withTables) {
-    this(seq, at, users, tables, cache, withCache, withTables, null);
+    this(seq, at, users, tables, cache, withCache, withTables, null, at);
   }
 
   MetricsSample(long seq, Instant at, Map<String, RegionServerMetrics.Sample> users,
       Map<String, RegionServerMetrics.Sample> tables, Map<String, RegionServerMetrics.Sample> cache, boolean withCache,
-      boolean withTables, Map<String, RegionServerMetrics.Sample> queues) {
+      boolean withTables, Map<String, RegionServerMetrics.Sample> queues, Instant queuesAt) {
     this.queues = queues;
+    this.queuesAt = queuesAt;
     this.seq = seq;
     this.at = at;
     this.users = users;
@@ -63,9 +66,9 @@ public final class MetricsSample {
   }
 
   /**
-   * Each server's call queues (null: not read into this sample): how many calls wait in the general,
-   * read, write and scan queues now, and how many calls were ever taken from the queues; a server
-   * that could not be read (or reports neither) is named with why. Needs no per-user metrics.
+   * Each server's call queues (null: not read into this sample): how many calls wait in them, and how
+   * many calls were ever taken from them, at the moment they were asked for; a server that could not
+   * be read over {@code /prometheus} (or reports no count) is named with why. Needs no per-user metrics.
    */
   public CallQueues callQueues() {
     if (queues == null) {
@@ -74,7 +77,7 @@ public final class MetricsSample {
     Map<String, CallQueues.Server> out = new LinkedHashMap<>();
     queues.forEach((server, s) -> out.put(server, s.problem() != null ? CallQueues.Server.unread(s.problem())
         : CallQueues.Server.of(s.values())));
-    return new CallQueues(at, out);
+    return new CallQueues(queuesAt, out);
   }
 
   /**

@@ -51,12 +51,11 @@ final class RegionServerMetrics {
   /** What the server's block cache metrics have in theirs. */
   static final String CACHE_QUERY = "server_block_cache";
   /**
-   * What the call queues' lengths ({@code region_server_num_calls_in_general_queue}, read, write and
-   * scan) and the count of calls taken from them ({@code region_server_queue_call_time_num_ops},
-   * cumulative) have in their names.
+   * What the call queues' lengths ({@code region_server_num_calls_in_<queue>_queue}, gauges) and the
+   * count of calls taken from them ({@code region_server_queue_call_time_num_ops}, cumulative) have in
+   * their names.
    */
   static final String QUEUES_QUERY = "queue";
-  static final String IPC_BEAN = "Hadoop:service=HBase,name=RegionServer,sub=IPC";
   private static final ObjectMapper JSON = new ObjectMapper();
   /** How HBase's Prometheus servlet splits a record and metric name into words (then joined by '_', lower case). */
   private static final Pattern WORDS = Pattern.compile("(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=([A-Z][a-z]))|\\W|(_)+");
@@ -140,16 +139,18 @@ final class RegionServerMetrics {
     // the reads run outside the lock (one thread per cluster reads): a judgement never waits for a server
     Instant at = clock.instant();
     Map<String, Sample> users = readAll(servers, USERS_QUERY);
+    // the queues' own moment: the users' read may take seconds (a retry, a slow server)
+    Instant queuesAt = clock.instant();
     Map<String, Sample> callQueues = queues ? readAll(servers, QUEUES_QUERY) : null;
     Map<String, Sample> byTable = tables ? readAll(servers, TABLES_QUERY) : Map.of();
     Map<String, Sample> blockCache = cache ? readAll(servers, CACHE_QUERY) : Map.of();
-    return recorded(at, users, byTable, blockCache, cache, tables, callQueues);
+    return recorded(at, users, byTable, blockCache, cache, tables, callQueues, queuesAt);
   }
 
   /** A sample numbered, and kept for the next judgement of latencies while latencies are judged. */
   private synchronized MetricsSample recorded(Instant at, Map<String, Sample> users, Map<String, Sample> byTable,
-      Map<String, Sample> blockCache, boolean cache, boolean tables, Map<String, Sample> queues) {
-    MetricsSample s = new MetricsSample(++taken, at, users, byTable, blockCache, cache, tables, queues);
+      Map<String, Sample> blockCache, boolean cache, boolean tables, Map<String, Sample> queues, Instant queuesAt) {
+    MetricsSample s = new MetricsSample(++taken, at, users, byTable, blockCache, cache, tables, queues, queuesAt);
     if (judging(at)) {
       keep(s);
     } else {
@@ -363,7 +364,9 @@ final class RegionServerMetrics {
           StandardCharsets.UTF_8), TIMEOUT);
       if (resp.statusCode() == 404) {
         return query.equals(USERS_QUERY) ? fromJmx(host, port)
-            : query.equals(QUEUES_QUERY) ? fromJmxBean(host, port, IPC_BEAN, "RegionServer")
+            // /jmx's cached gauge and counter lag by up to the metrics period: not a rate over a period
+            : query.equals(QUEUES_QUERY) ? Sample.failed("does not serve /prometheus: its /jmx call queue metrics lag "
+                + "by up to the metrics period")
             : fromJmxBean(host, port, query.equals(TABLES_QUERY) ? TABLES_BEAN : SERVER_BEAN,
                 query.equals(TABLES_QUERY) ? "Tables" : "Server");
       }

@@ -464,7 +464,7 @@ final class ProtectionStep {
 
     /**
      * The mean wait of a call in the call queues since this objective's last reading, on the
-     * busiest server (Little's law, {@link CallQueues#meanWaitMillis}); the servers over the bound
+     * server where it is longest (Little's law, {@link CallQueues#meanWaitMillis}); the servers over the bound
      * are where it missed. The first reading, or one whose servers all changed, only starts the period.
      */
     private ProtectionLoops.Reading queueWait(String id, QosSpec.LatencyObjectiveSpec o) {
@@ -472,27 +472,27 @@ final class ProtectionStep {
       if (now == null) {
         return ProtectionLoops.Reading.failed(queuesProblem);
       }
-      String key = id + "#" + o.describe();
-      // the reading before this one: judged again on the same reading, the same period
-      QueueReadings was = queueReadings.get(key);
-      CallQueues before = was == null ? null : !now.at().isAfter(was.last().at()) ? was.before() : was.last();
-      if (was == null || now.at().isAfter(was.last().at())) {
-        queueReadings.put(key, new QueueReadings(before, now));
+      if (now.servers().isEmpty()) {
+        return ProtectionLoops.Reading.failed("no live RegionServer to read the call queues of");
       }
+      String key = id + "#" + o.describe();
+      // the last whole reading before this one (judged again on the same reading: the same period); a reading
+      // with a server unread is not kept, so the next one is judged over the time since the last whole one
+      QueueReadings was = queueReadings.get(key);
+      boolean again = was != null && !now.at().isAfter(was.last().at());
+      CallQueues before = was == null ? null : again ? was.before() : was.last();
       String unread = now.problem();
       if (unread != null) {
         return ProtectionLoops.Reading.failed(unread);
+      }
+      if (!again) {
+        queueReadings.put(key, new QueueReadings(before, now));
       }
       if (before == null) {
         return ProtectionLoops.Reading.failed("the call queues' first reading: their wait is judged over the "
             + "period from it");
       }
       Map<String, Double> waits = now.meanWaitsSince(before);
-      if (waits.size() < now.servers().size()) {
-        // a server new since the last reading, or whose count went back (a restart): judged from the next period
-        return ProtectionLoops.Reading.failed("a RegionServer's call count started again (new or restarted): its "
-            + "queue wait is judged over the next period");
-      }
       double worst = waits.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
       Set<String> missedOn = new java.util.TreeSet<>();
       waits.forEach((server, w) -> {
@@ -500,9 +500,17 @@ final class ProtectionStep {
           missedOn.add(server);
         }
       });
+      if (waits.size() < now.servers().size() && missedOn.isEmpty()) {
+        // a server new since the last reading, or whose count went back (a restart), is judged from the next
+        // period; a miss on the others is a miss all the same
+        Set<String> fresh = new java.util.TreeSet<>(now.servers().keySet());
+        fresh.removeAll(waits.keySet());
+        return ProtectionLoops.Reading.failed("the call count of RegionServer " + String.join(", ", fresh)
+            + " started again (new or restarted): its queue wait is judged over the next period");
+      }
       long calls = 0;
-      for (var e : now.servers().entrySet()) {
-        calls += e.getValue().taken() - before.servers().get(e.getKey()).taken();
+      for (String server : waits.keySet()) {
+        calls += now.servers().get(server).taken() - before.servers().get(server).taken();
       }
       return new ProtectionLoops.Reading(worst, null, calls == 0 && worst == 0, missedOn);
     }

@@ -28,6 +28,8 @@ import org.junit.jupiter.api.Test;
 class MetricsGatewayTest {
   final CountDownLatch answer = new CountDownLatch(1);
   final List<String> requests = new CopyOnWriteArrayList<>();
+  /** Each request's query, in order. */
+  final List<String> queries = new CopyOnWriteArrayList<>();
   HttpServer server;
   MetricsGateway gateway;
 
@@ -55,6 +57,7 @@ class MetricsGatewayTest {
     server.setExecutor(Executors.newCachedThreadPool());
     server.createContext("/", ex -> {
       requests.add(ex.getRequestURI().getPath() + " " + Thread.currentThread().getName());
+      queries.add(String.valueOf(ex.getRequestURI().getQuery()));
       try {
         if (!answers) {
           Thread.sleep(60_000); // a hung port: accepts, never answers
@@ -119,7 +122,7 @@ class MetricsGatewayTest {
     assertThat(woken.await(60, TimeUnit.SECONDS)).isTrue();
     io.hbaseqos.operator.hbase.CallQueues q = gateway.callQueues(null);
     assertThat(q.servers().get("rs1")).isEqualTo(new io.hbaseqos.operator.hbase.CallQueues.Server(4, 900, null));
-    assertThat(requests).as("users, then users and queues").hasSize(3);
+    assertThat(queries).as("users, then users and queues").containsExactly("qry=_user_", "qry=_user_", "qry=queue");
     // the same sample serves the users' metrics: no request more
     assertThat(gateway.allUserMetrics(null).ops("alice", java.util.Set.of("get"))).containsEntry("rs1", 120L);
     assertThat(requests).hasSize(3);

@@ -102,6 +102,16 @@ class CallQueueIT {
     k8s.resource(ut).create();
     k8s.resource(tt).create();
 
+    // the names the source reads, as this HBase serves them
+    String names = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+        "http://localhost:" + hbase.regionServerInfoPort() + "/prometheus?qry=queue")).build(),
+        java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+    System.out.println("call queue IT: " + names.lines().filter(l -> l.startsWith("region_server_num_calls_in")
+        || l.startsWith("region_server_queue_call_time_num_ops")).map(l -> l.substring(0, l.indexOf('{')))
+        .toList());
+    assertThat(names).contains("region_server_num_calls_in_general_queue{", "region_server_num_calls_in_priority_queue{",
+        "region_server_queue_call_time_num_ops{");
+
     // quiet: nothing waits in the queues, T is free at its ceiling
     await().ignoreException(NullPointerException.class).atMost(6L * WINDOW_S, TimeUnit.SECONDS).untilAsserted(() -> {
       assertThat(rawLimit(t)).isEqualTo(1500L);

@@ -365,52 +365,17 @@ class TenantLimitsTest {
   @Test
   void aCallQueueObjectiveNeedsNoPerUserMetricsAndSqueezesTheLevelBelowOnAMiss() {
     // a table tenant protected by the call queues' mean wait; per-user metrics are off on the cluster
-    QosSpec.LatencyObjectiveSpec o = new QosSpec.LatencyObjectiveSpec();
-    o.setSource(QosSpec.LatencyObjectiveSpec.Source.CallQueue);
-    o.setOperations(QosSpec.LatencyObjectiveSpec.Operations.all);
-    o.setStatistic(QosSpec.LatencyObjectiveSpec.Statistic.Mean);
-    o.setBoundMillis(20.0);
-    o.setWindow("30s");
-    QosSpec q = new QosSpec();
-    q.setPriority(100);
-    q.setLatencyObjectives(new ArrayList<>(List.of(o)));
-    TenantQuotaSpec as = new TenantQuotaSpec();
-    as.setSubject(new QuotaSubject(null, "ns1:app", null));
-    as.setThrottles(new ArrayList<>());
-    as.setQos(q);
-    Tenant app = new Tenant("ns/app", "uid-app", "ns/hb", as, null);
-    TenantQuotaSpec ts = spec("batch");
-    ts.setQos(sheddable(10, 100, 5000));
-    Tenant batch = new Tenant("ns/batch", "uid-batch", "ns/hb", ts, null);
-    peers.addAll(List.of(app, batch));
+    Tenant app = queueProtected();
+    Tenant batch = peers.get(1);
     // 100 calls/s taken from each server's queues; how many wait at each reading is set per period
     long[] taken = {0};
     long[] waiting = {0};
     Instant[] at = {T0};
-    ClusterMetrics cluster = new ClusterMetrics() {
-      @Override
-      public CounterReading userCounters(String user, Set<String> ops, Instant notBefore) throws IOException {
-        throw new IOException("not used");
-      }
-
-      @Override
-      public UsersMetrics allUserMetrics(Instant notBefore) throws IOException {
-        throw new IOException("RegionServer rs1: no per-user metrics: set hbase.regionserver.user.metrics.enabled=true");
-      }
-
-      @Override
-      public double prometheus(String url, String query, Instant notBefore) throws IOException {
-        throw new IOException("not used");
-      }
-
-      @Override
-      public io.hbaseqos.operator.hbase.CallQueues callQueues(Instant notBefore) {
-        taken[0] += 3000;
-        return new io.hbaseqos.operator.hbase.CallQueues(at[0], Map.of(
-            "rs1", new io.hbaseqos.operator.hbase.CallQueues.Server(0, taken[0], null),
-            "rs2", new io.hbaseqos.operator.hbase.CallQueues.Server(waiting[0], taken[0], null)));
-      }
-    };
+    ClusterMetrics cluster = queuesBy(() -> {
+      taken[0] += 3000;
+      return new io.hbaseqos.operator.hbase.CallQueues(at[0], Map.of("rs1", rs(0, taken[0]),
+          "rs2", rs(waiting[0], taken[0])));
+    });
     SubjectQuota none = SubjectQuota.empty(Subject.table("ns1:app"));
     Decision first = limits.decide(app, none, cluster, at[0]);
     assertThat(condition(first, Conditions.LATENCY_MET).status()).as("the first reading only starts the period")
@@ -432,6 +397,94 @@ class TenantLimitsTest {
     Decision met = limits.decide(app, none, cluster, at[0]);
     assertThat(met.qos().getObjectives().get(0).getVerdict()).isEqualTo("MetWithMargin");
     assertThat(met.qos().getObjectives().get(0).getObservedMillis()).isEqualTo(0.0);
+  }
+
+  /** A protected table tenant on the call queues (bound 20 ms) and a sheddable user below it. */
+  Tenant queueProtected() {
+    QosSpec.LatencyObjectiveSpec o = new QosSpec.LatencyObjectiveSpec();
+    o.setSource(QosSpec.LatencyObjectiveSpec.Source.CallQueue);
+    o.setOperations(QosSpec.LatencyObjectiveSpec.Operations.all);
+    o.setStatistic(QosSpec.LatencyObjectiveSpec.Statistic.Mean);
+    o.setBoundMillis(20.0);
+    o.setWindow("30s");
+    QosSpec q = new QosSpec();
+    q.setPriority(100);
+    q.setLatencyObjectives(new ArrayList<>(List.of(o)));
+    TenantQuotaSpec as = new TenantQuotaSpec();
+    as.setSubject(new QuotaSubject(null, "ns1:app", null));
+    as.setThrottles(new ArrayList<>());
+    as.setQos(q);
+    Tenant app = new Tenant("ns/app", "uid-app", "ns/hb", as, null);
+    TenantQuotaSpec ts = spec("batch");
+    ts.setQos(sheddable(10, 100, 5000));
+    peers.addAll(List.of(app, new Tenant("ns/batch", "uid-batch", "ns/hb", ts, null)));
+    return app;
+  }
+
+  /** Metrics whose only source is the call queues, served by {@code read}. */
+  static ClusterMetrics queuesBy(java.util.function.Supplier<io.hbaseqos.operator.hbase.CallQueues> read) {
+    return new ClusterMetrics() {
+      @Override
+      public CounterReading userCounters(String user, Set<String> ops, Instant notBefore) throws IOException {
+        throw new IOException("not used");
+      }
+
+      @Override
+      public UsersMetrics allUserMetrics(Instant notBefore) throws IOException {
+        throw new IOException("no per-user metrics");
+      }
+
+      @Override
+      public double prometheus(String url, String query, Instant notBefore) throws IOException {
+        throw new IOException("not used");
+      }
+
+      @Override
+      public io.hbaseqos.operator.hbase.CallQueues callQueues(Instant notBefore) {
+        return read.get();
+      }
+    };
+  }
+
+  static io.hbaseqos.operator.hbase.CallQueues.Server rs(long queued, long taken) {
+    return new io.hbaseqos.operator.hbase.CallQueues.Server(queued, taken, null);
+  }
+
+  @Test
+  void aCallQueueReadingWithAServerUnreadRestartedOrNoneIsUnknownAndAMissOnTheOthersIsStillOne() {
+    Tenant app = queueProtected();
+    SubjectQuota none = SubjectQuota.empty(Subject.table("ns1:app"));
+    Map<String, io.hbaseqos.operator.hbase.CallQueues.Server>[] next = new Map[1];
+    Instant[] at = {T0};
+    ClusterMetrics cluster = queuesBy(() -> new io.hbaseqos.operator.hbase.CallQueues(at[0], next[0]));
+    java.util.function.BiFunction<Integer, Map<String, io.hbaseqos.operator.hbase.CallQueues.Server>, Decision> step =
+        (seconds, servers) -> {
+          next[0] = servers;
+          at[0] = T0.plusSeconds(seconds);
+          return limits.decide(app, none, cluster, at[0]);
+        };
+    step.apply(0, Map.of("rs1", rs(0, 0), "rs2", rs(0, 0)));
+    // rs2 unread: not judged, and not kept
+    Decision unread = step.apply(30, Map.of("rs1", rs(0, 3000), "rs2",
+        new io.hbaseqos.operator.hbase.CallQueues.Server(0, 0, "metrics unreadable (timed out)")));
+    assertThat(condition(unread, Conditions.LATENCY_MET).status()).isEqualTo("Unknown");
+    assertThat(condition(unread, Conditions.LATENCY_MET).message()).contains("RegionServer rs2: metrics unreadable");
+    // the next whole reading is judged over the 60 s since the last whole one: 6000 calls, 100/s; 1 waits: 10 ms
+    Decision met = step.apply(60, Map.of("rs1", rs(1, 6000), "rs2", rs(1, 6000)));
+    assertThat(met.qos().getObjectives().get(0).getVerdict()).isEqualTo("MetWithMargin");
+    assertThat(met.qos().getObjectives().get(0).getObservedMillis()).isEqualTo(10.0);
+    // rs2 restarted (its count went back): not judged, named
+    Decision restarted = step.apply(90, Map.of("rs1", rs(0, 9000), "rs2", rs(0, 50)));
+    assertThat(condition(restarted, Conditions.LATENCY_MET).status()).isEqualTo("Unknown");
+    assertThat(condition(restarted, Conditions.LATENCY_MET).message()).contains("RegionServer rs2 started again");
+    // rs2 restarted again, and rs1 misses: a miss is a miss (5 waiting at 100 calls/s: 50 ms)
+    Decision missed = step.apply(120, Map.of("rs1", rs(5, 12000), "rs2", rs(0, 10)));
+    assertThat(missed.qos().getObjectives().get(0).getVerdict()).isEqualTo("Missed");
+    assertThat(missed.qos().getObjectives().get(0).getObservedMillis()).isEqualTo(50.0);
+    // no live server: nothing to judge, never idle
+    Decision noServer = step.apply(150, Map.of());
+    assertThat(noServer.qos().getObjectives().get(0).getVerdict()).isEqualTo("Unknown");
+    assertThat(condition(noServer, Conditions.LATENCY_MET).message()).contains("no live RegionServer");
   }
 
   @Test
