@@ -71,6 +71,9 @@ import java.util.function.Function;
  * {@code --placement apart} (the default) T is started again until its connection is served on
  * another loop, so the sweep's limits and the policy are judged on the same footing; {@code any}
  * keeps the draw. Every period prints the loops T and U were served on (from the loops' CPU).
+ *
+ * <p>{@code --hbase-version V --refresh-ms MS}: another HBase release (2.5.12: no quota reload on a
+ * write) and its RegionServer's {@code hbase.quota.refresh.period}, declared on the HBaseCluster too.
  */
 public final class QosBenchmark {
   static final double GOAL = 0.9;
@@ -145,7 +148,11 @@ public final class QosBenchmark {
         .filter(s -> !s.isBlank()).map(Double::parseDouble).toList();
     Path chart = Path.of(o.getOrDefault("chart", "target/bench-qos.svg"));
 
-    StandaloneHBase hbase = new StandaloneHBase(Files.createTempDirectory("bench-qos"), Map.of());
+    // --hbase-version 2.5.12 --refresh-ms 60000: an HBase that reloads quotas only at its refresh chore (before
+    // 2.6.3), with that period declared on the HBaseCluster, as the loop must then wait for it
+    String refreshMs = o.get("refresh-ms");
+    StandaloneHBase hbase = new StandaloneHBase(Files.createTempDirectory("bench-qos"), refreshMs == null ? Map.of()
+        : Map.of("hbase.quota.refresh.period", refreshMs), o.get("hbase-version"));
     if (o.containsKey("hbase-jvm")) {
       hbase.memory(Arrays.asList(o.get("hbase-jvm").trim().split("\\s+")));
     }
@@ -162,8 +169,14 @@ public final class QosBenchmark {
     try (OperatorHarness operator = new OperatorHarness(k8s);
         LatencyTenants load = tenants.start(hbase, window);
         PrometheusServer prometheus = PrometheusServer.start(load::clientMetrics)) {
-      k8s.resource(cluster(ns, "hb", hbase.connectionSpec(), "30s")).create();
+      io.hbaseqos.operator.api.HBaseCluster hc = cluster(ns, "hb", hbase.connectionSpec(), "30s");
+      if (refreshMs != null) {
+        hc.getSpec().getQuotas().setRefreshPeriod(Long.parseLong(refreshMs) / 1000 + "s");
+      }
+      k8s.resource(hc).create();
       KubeApi.awaitClusterReady(ns, "hb");
+      System.out.printf(Locale.ROOT, "# HBase %s, quota refresh period %s%n", o.getOrDefault("hbase-version",
+          "2.6.4"), refreshMs == null ? "5 s (reloaded on every write since 2.6.3)" : refreshMs + " ms");
       // T's TenantQuota from the start, its limit far above what it can do until the sweep sets one
       k8s.resource(tenant(ns, "t", "hb", user(load.tUser), Resources.t(ThrottleKind.REQUEST_NUMBER,
           UNTHROTTLED + "req/sec"))).create();
