@@ -235,7 +235,7 @@ public final class ProtectionLoops {
             used.getOrDefault(m.id(), Double.NaN), roof, m.calibrated() == null ? limit : m.calibrated(),
             usedOn.getOrDefault(m.id(), Map.of())));
       }
-      // a step before its period's end (the members changed) does not count as a period of the wait for HBase
+      // a step before its period's end (the members changed) is no period of the wait for HBase's refresh
       boolean periodEnd = loop.plan == null || !now.isBefore(loop.plan.next());
       ProtectionLaw.Decision d = ProtectionLaw.step(ps, ss, loop.memory, periodsToEnforce(inForce, period),
           periodEnd);
@@ -246,7 +246,9 @@ public final class ProtectionLoops {
         loop.limits.put(s.id(), c.limit());
         loop.roofs.put(s.id(), c.roof());
       }
-      Plan made = new Plan(now.plus(period), d, attainments, changed);
+      // a step before its period's end keeps the period's schedule: members that change often cannot hold off the
+      // step at its end (and with it the wait for HBase's refresh)
+      Plan made = new Plan(periodEnd ? now.plus(period) : loop.plan.next(), d, attainments, changed);
       synchronized (loop.memory) {
         loop.plan = made;
         loop.stepped = now;

@@ -341,7 +341,7 @@ class ProtectionLawTest {
       t = new Sheddable("t", 1, t.floor(), t.ceiling(), d.caps().get("t").limit(), t.used(), d.caps().get("t").roof());
     }
     assertThat(limits).containsExactly(4000L, 4000L, 4000L, 4000L, 4000L, 4000L, 2000L);
-    // counted in steps, as before, the early steps would have ended the wait two steps sooner
+    // the same wait without the early steps: the cut comes two steps sooner, at the fifth
     Memory steps = new Memory();
     Sheddable t2 = s("t", 1, 8000, 8000);
     List<Long> counted = new java.util.ArrayList<>();

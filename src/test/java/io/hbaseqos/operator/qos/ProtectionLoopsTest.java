@@ -174,8 +174,52 @@ class ProtectionLoopsTest {
     ProtectionLoops.Plan without = loops.plan("ns/hb", List.of(DASH), period, source, later.plusSeconds(1));
     assertThat(without.decision().caps()).doesNotContainKey("ns/batch");
     assertThat(source.since.subList(3, 5)).as("a step before its period's end: readings after the last step")
-        .containsExactly(due.plusSeconds(1), due.plusSeconds(1));
+        .containsExactly(due.plusSeconds(1), due.plusSeconds(1));    assertThat(without.next()).as("a step before its period's end keeps the period's schedule")
+        .isEqualTo(stepped.next());
   }
+
+  /**
+   * Before HBase 2.6.3 a written limit is in force only after the RegionServers' refresh (here two
+   * periods): a step before a period's end, when the members change, is no period of that wait.
+   */
+  @Test
+  void aStepBeforeItsPeriodsEndInsideARefreshWaitNeitherEndsTheWaitNorMovesTheSchedule() {
+    ProtectionLoops loops = new ProtectionLoops();
+    ProtectionLoops.Member u = new ProtectionLoops.Member("ns/u", 100,
+        List.of(new ProtectionLoops.Goal("reads p99", 20)), null, null, null, null);
+    ProtectionLoops.Member t = new ProtectionLoops.Member("ns/t", 10, List.of(),
+        new ProtectionLoops.Range(10, 1000), null, null, null);
+    // a sheddable tenant above u joins: the members' shape changes, u's tenants below do not
+    ProtectionLoops.Member late = new ProtectionLoops.Member("ns/late", 200, List.of(),
+        new ProtectionLoops.Range(10, 1000), null, null, null);
+    ProtectionLoops.Source source = new ProtectionLoops.Source() {
+      @Override
+      public Map<String, List<ProtectionLoops.Reading>> latencies(List<ProtectionLoops.Member> protecteds) {
+        return Map.of("ns/u", List.of(new ProtectionLoops.Reading(50, null))); // a gross miss every period
+      }
+
+      @Override
+      public Map<String, Double> uses(List<ProtectionLoops.Member> sheddables) {
+        return Map.of("ns/t", 1000.0, "ns/late", 100.0);
+      }
+    };
+    Duration period = Duration.ofSeconds(30);
+    Duration refresh = Duration.ofSeconds(60);
+    long cut = loops.plan("ns/hb", List.of(u, t), period, refresh, source, T0).decision().caps().get("ns/t").limit();
+    assertThat(cut).isLessThan(1000L);
+    // the period under the write, then the member joins (a step at once), then the refresh's two periods
+    loops.plan("ns/hb", List.of(u, t), period, refresh, source, T0.plusSeconds(30));
+    ProtectionLoops.Plan early = loops.plan("ns/hb", List.of(u, t, late), period, refresh, source,
+        T0.plusSeconds(35));
+    assertThat(early.next()).as("the period's schedule kept").isEqualTo(T0.plusSeconds(60));
+    assertThat(loops.plan("ns/hb", List.of(u, t, late), period, refresh, source, T0.plusSeconds(60)).decision()
+        .caps().get("ns/t").limit()).isEqualTo(cut);
+    assertThat(loops.plan("ns/hb", List.of(u, t, late), period, refresh, source, T0.plusSeconds(90)).decision()
+        .caps().get("ns/t").limit()).as("the refresh's second period: still waiting").isEqualTo(cut);
+    assertThat(loops.plan("ns/hb", List.of(u, t, late), period, refresh, source, T0.plusSeconds(120)).decision()
+        .caps().get("ns/t").limit()).as("measured at last: cut again").isLessThan(cut);
+  }
+
 
   /** A source that reads a miss on one server and each tenant's work per server. */
   static final class PlacingSource implements ProtectionLoops.Source {
