@@ -482,15 +482,12 @@ final class ProtectionStep {
       boolean again = was != null && !now.at().isAfter(was.last().at());
       CallQueues before = was == null ? null : again ? was.before() : was.last();
       String unread = now.problem();
-      if (unread != null) {
-        return ProtectionLoops.Reading.failed(unread);
-      }
-      if (!again) {
+      if (unread == null && !again) {
         queueReadings.put(key, new QueueReadings(before, now));
       }
       if (before == null) {
-        return ProtectionLoops.Reading.failed("the call queues' first reading: their wait is judged over the "
-            + "period from it");
+        return ProtectionLoops.Reading.failed(unread != null ? unread : "the call queues' first reading: their wait "
+            + "is judged over the period from it");
       }
       Map<String, Double> waits = now.meanWaitsSince(before);
       double worst = waits.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
@@ -500,9 +497,12 @@ final class ProtectionStep {
           missedOn.add(server);
         }
       });
+      // a server unread, new since the last reading or whose count went back (a restart) is not judged: the
+      // others' miss is a miss all the same, else the period is not known
       if (waits.size() < now.servers().size() && missedOn.isEmpty()) {
-        // a server new since the last reading, or whose count went back (a restart), is judged from the next
-        // period; a miss on the others is a miss all the same
+        if (unread != null) {
+          return ProtectionLoops.Reading.failed(unread);
+        }
         Set<String> fresh = new java.util.TreeSet<>(now.servers().keySet());
         fresh.removeAll(waits.keySet());
         return ProtectionLoops.Reading.failed("the call count of RegionServer " + String.join(", ", fresh)

@@ -481,8 +481,14 @@ class TenantLimitsTest {
     Decision missed = step.apply(120, Map.of("rs1", rs(5, 12000), "rs2", rs(0, 10)));
     assertThat(missed.qos().getObjectives().get(0).getVerdict()).isEqualTo("Missed");
     assertThat(missed.qos().getObjectives().get(0).getObservedMillis()).isEqualTo(50.0);
+    // rs2 unread, rs1 misses: a miss (and the reading is not kept: the next is judged from the one at 120 s)
+    Decision missedUnread = step.apply(150, Map.of("rs1", rs(5, 15000), "rs2",
+        new io.hbaseqos.operator.hbase.CallQueues.Server(0, 0, "metrics unreadable (timed out)")));
+    assertThat(missedUnread.qos().getObjectives().get(0).getVerdict()).isEqualTo("Missed");
+    Decision overSixty = step.apply(180, Map.of("rs1", rs(0, 18000), "rs2", rs(0, 20)));
+    assertThat(overSixty.qos().getObjectives().get(0).getVerdict()).isIn("Met", "MetWithMargin");
     // no live server: nothing to judge, never idle
-    Decision noServer = step.apply(150, Map.of());
+    Decision noServer = step.apply(210, Map.of());
     assertThat(noServer.qos().getObjectives().get(0).getVerdict()).isEqualTo("Unknown");
     assertThat(condition(noServer, Conditions.LATENCY_MET).message()).contains("no live RegionServer");
   }
