@@ -8,20 +8,21 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * {@code bin/qos-sim --mix}: the law with two protected tenants and sheddable tenants at two
+ * {@code bin/qos-sim --grid --mix}: the law with two protected tenants and sheddable tenants at two
  * priorities on one server, on {@link ProtectionSim.Plant}'s shapes, lag, noise and drift. U1
  * (priority 100) has the objective {@code factor} x p0, U2 (priority 80) a looser one, twice that;
- * both see the server's p99 with noise of their own and the machine's drift. The plant's demands are
- * split: U1 two thirds of U's, U2 a third; T1 (priority 10) two thirds of T's, T2 (priority 20) a
- * third. Each written limit takes effect with its own lag draw. Nothing places the misses (both
- * sheddable tenants share U's server), so the law cuts the lowest level first.
+ * both read the server's p99 (U's demand is theirs together), each with noise of its own, and the
+ * machine's drift. T's demand is split: T1 (priority 10) two thirds, T2 (priority 20) a third. Each
+ * written limit takes effect with its own lag draw. Nothing places the misses (both sheddable
+ * tenants share U's server), so the law cuts the lowest level first.
  *
  * <p>The oracle is the pair of static limits, the lower priority cut first, with the highest
  * throughput of T1 and T2 together under which both objectives are met in 90% of periods (swept
  * on the same seeds, drift included): T1 swept with T2 at its ceiling, and when T1 at its floor is
- * not enough, T2 swept with T1 at its floor. The goals of a run are {@link ProtectionSim.Goals}'s,
- * each protected tenant on its own objective and both limits settled; besides, T2 must end at
- * or above its oracle limit's eighty-fifth percent whenever T1 ends above its floor (priority kept).
+ * not enough, T2 swept with T1 at its floor. The goals of a run are {@link ProtectionSim.Goals}'s:
+ * both limits settled and each protected tenant meeting its objective after, T1 and T2 together
+ * within 15% of the oracle; and the priorities kept (T2 never below its ceiling while T1 is above
+ * its floor), which the law's rules guarantee and the run checks.
  */
 public final class MixSim {
   private MixSim() {}
@@ -40,7 +41,7 @@ public final class MixSim {
     }
   }
 
-  static final double U1 = 2.0 / 3;
+  /** T1's share of T's demand. */
   static final double T1 = 2.0 / 3;
 
   /** T1's and T2's ops at their limits, and the server's noiseless p99. */
@@ -137,11 +138,7 @@ public final class MixSim {
       }
       priorityKept &= limit[1] >= ceiling || limit[0] <= floor;
     }
-    int settle = 0;
-    for (int i = 0; i < 2; i++) {
-      settle = Math.max(settle, Math.max(ProtectionSim.settle(limits[i], violated[0]),
-          ProtectionSim.settle(limits[i], violated[1])));
-    }
+    int settle = settle(limits, violated);
     int n = Math.max(1, periods - settle);
     double worst = 0;
     for (int u = 0; u < 2; u++) {
@@ -161,6 +158,42 @@ public final class MixSim {
       oracleOps += (y[0] + y[1]) / periods;
     }
     return new Result(settle, worst, oracleOps == 0 ? Double.NaN : sum / n / oracleOps, priorityKept);
+  }
+
+  /**
+   * As {@link ProtectionSim#settle}, for every limit and every protected tenant at once: the first
+   * period from which each limit is within a factor 1.25 of where it ends (median of the last third)
+   * in at least 90% of the periods left, and each protected tenant meets its objective in 90% of them.
+   */
+  static int settle(long[][] limits, boolean[][] violated) {
+    int n = limits[0].length;
+    double[] end = new double[limits.length];
+    for (int i = 0; i < limits.length; i++) {
+      long[] tail = java.util.Arrays.copyOfRange(limits[i], n - n / 3, n);
+      java.util.Arrays.sort(tail);
+      end[i] = tail[tail.length / 2];
+    }
+    for (int s = 0; s < n; s++) {
+      boolean ok = true;
+      for (int i = 0; i < limits.length && ok; i++) {
+        int away = 0;
+        for (int p = s; p < n; p++) {
+          away += limits[i][p] <= end[i] * 1.25 && limits[i][p] >= end[i] / 1.25 ? 0 : 1;
+        }
+        ok = away <= 0.1 * (n - s);
+      }
+      for (int u = 0; u < violated.length && ok; u++) {
+        int bad = 0;
+        for (int p = s; p < n; p++) {
+          bad += violated[u][p] ? 1 : 0;
+        }
+        ok = bad <= 0.1 * (n - s);
+      }
+      if (ok) {
+        return s;
+      }
+    }
+    return n;
   }
 
   /** The grid of {@link ProtectionSim#grid}'s cells with this mix of tenants: one Markdown row per cell. */
