@@ -15,6 +15,7 @@ import io.hbaseqos.operator.support.KubeApi;
 import io.hbaseqos.operator.support.OperatorHarness;
 import io.hbaseqos.operator.support.QuotaTableRaw;
 import io.hbaseqos.operator.support.StandaloneHBase;
+import io.hbaseqos.operator.support.TenantStatus;
 import io.hbaseqos.operator.support.ycsb.TenantLoad;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -63,17 +64,12 @@ class CallQueueIT {
     }
   }
 
-  static TenantQuota get(String ns, String name) {
-    return k8s.resources(TenantQuota.class).inNamespace(ns).withName(name).get();
-  }
-
   static QosStatus qos(String ns, String name) {
-    TenantQuota tq = get(ns, name);
-    return tq.getStatus() == null ? null : tq.getStatus().getQos();
+    return TenantStatus.qos(k8s, ns, name);
   }
 
   static Condition condition(String ns, String name, String type) {
-    return get(ns, name).getStatus().condition(type).orElse(null);
+    return TenantStatus.condition(k8s, ns, name, type);
   }
 
   static Long rawLimit(String user) {

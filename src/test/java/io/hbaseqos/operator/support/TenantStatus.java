@@ -39,6 +39,12 @@ public final class TenantStatus {
         .isNotNull().extracting(Condition::getReason).isEqualTo(reason));
   }
 
+  /** The tenant's {@code status.qos} (null: no tenant, status or qos yet). */
+  public static io.hbaseqos.operator.api.QosStatus qos(KubernetesClient k8s, String ns, String name) {
+    TenantQuota tq = get(k8s, ns, name);
+    return tq == null || tq.getStatus() == null ? null : tq.getStatus().getQos();
+  }
+
   /** The tenant's {@code status.usage} (null: no tenant, status or usage yet). */
   public static io.hbaseqos.operator.api.UsageStatus usage(KubernetesClient k8s, String ns, String name) {
     TenantQuota tq = get(k8s, ns, name);
