@@ -64,7 +64,7 @@ public final class MetricsGateway implements ClusterMetrics, AutoCloseable {
   /** When the call queues were last asked for (null: never): samples read them while someone judges them. */
   private volatile Instant queuesAsked;
   /** How long after the last ask samples go on reading the call queues. */
-  static final Duration QUEUES_READER = Duration.ofMinutes(10);
+  static final Duration QUEUES_READ_FOR = Duration.ofMinutes(10);
 
   /**
    * @param connection the connection settings it was made for (compared by identity)
@@ -147,7 +147,9 @@ public final class MetricsGateway implements ClusterMetrics, AutoCloseable {
       MetricsSample s = sample(notBefore, wake);
       for (int turn = 0; !s.hasCallQueues(); turn++) {
         if (turn == 3) {
-          throw new MetricsPendingException("the RegionServers' call queues are being read"); // as usage: never seen
+          // each turn asks for a sample after the last: three in a row taken between two lines here do not happen;
+          // the asker looks again on its own schedule
+          throw new MetricsPendingException("the RegionServers' call queues are being read");
         }
         s = sample(s.at().plusNanos(1), wake);
       }
@@ -176,7 +178,7 @@ public final class MetricsGateway implements ClusterMetrics, AutoCloseable {
       // what usage asked for is read with the users' metrics of the next sample, and only then
       int wanted = usageWanted.getAndSet(0);
       Instant asked = queuesAsked;
-      boolean queues = asked != null && asked.plus(QUEUES_READER).isAfter(clock.instant());
+      boolean queues = asked != null && asked.plus(QUEUES_READ_FOR).isAfter(clock.instant());
       return read(() -> infoServers.sample(live.infoServers(), wanted >= CACHE, wanted >= TABLES, queues));
     }, MetricsSample::at), wake);
   }

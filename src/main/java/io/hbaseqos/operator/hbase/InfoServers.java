@@ -50,14 +50,9 @@ public final class InfoServers implements AutoCloseable {
 
   /**
    * One sample of every live RegionServer for every reader (see {@link RegionServerMetrics#read}):
-   * every user's metrics, with {@code cache} the block cache and with {@code tables} every table's;
-   * the servers are read in parallel, each within a short timeout.
+   * every user's metrics, with {@code cache} the block cache, with {@code tables} every table's and
+   * with {@code queues} the call queues; the servers are read in parallel, each within a short timeout.
    */
-  public MetricsSample sample(Map<String, Map.Entry<String, Integer>> servers, boolean cache, boolean tables) {
-    return metrics.read(servers, cache, tables);
-  }
-
-  /** As {@link #sample(Map, boolean, boolean)}, with the call queues when {@code queues}. */
   public MetricsSample sample(Map<String, Map.Entry<String, Integer>> servers, boolean cache, boolean tables,
       boolean queues) {
     return metrics.read(servers, cache, tables, queues);

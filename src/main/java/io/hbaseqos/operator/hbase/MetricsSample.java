@@ -32,12 +32,6 @@ public final class MetricsSample {
 
   MetricsSample(long seq, Instant at, Map<String, RegionServerMetrics.Sample> users,
       Map<String, RegionServerMetrics.Sample> tables, Map<String, RegionServerMetrics.Sample> cache, boolean withCache,
-      boolean withTables) {
-    this(seq, at, users, tables, cache, withCache, withTables, null, at);
-  }
-
-  MetricsSample(long seq, Instant at, Map<String, RegionServerMetrics.Sample> users,
-      Map<String, RegionServerMetrics.Sample> tables, Map<String, RegionServerMetrics.Sample> cache, boolean withCache,
       boolean withTables, Map<String, RegionServerMetrics.Sample> queues, Instant queuesAt) {
     this.queues = queues;
     this.queuesAt = queuesAt;

@@ -334,9 +334,9 @@ final class ProtectionStep {
     }
 
     /**
-     * Asks for every Prometheus objective, all before looking at any, then for the RegionServers'
-     * metrics (when an objective reads HBase or a use is needed); false while any is being taken (the
-     * asker is woken when it is there). A read that fails or gives up on a server ends as that
+     * Asks for every Prometheus objective, all before looking at any, then for the RegionServers' call
+     * queues (when an objective reads them) and metrics (when an objective reads HBase or a use is
+     * needed); false while any is being taken (the asker is woken when it is there). A read that fails or gives up on a server ends as that
      * objective's problem, never as a wait.
      */
     @Override

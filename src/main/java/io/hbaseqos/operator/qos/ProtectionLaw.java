@@ -375,8 +375,8 @@ public final class ProtectionLaw {
   /**
    * One step, at a period's end or before it.
    *
-   * @param periodEnd whether a whole period passed since the last step; a step before the period's end
-   *     (the members changed) does not count toward the wait for a written limit to be in force
+   * @param periodEnd whether the step is at or after its period's scheduled end; a step before it (the
+   *     members changed) does not count toward the wait for a written limit to be in force
    */
   public static Decision step(List<Protected> protecteds, List<Sheddable> declared, Memory memory, int inForceAfter,
       boolean periodEnd) {

@@ -246,9 +246,11 @@ public final class ProtectionLoops {
         loop.limits.put(s.id(), c.limit());
         loop.roofs.put(s.id(), c.roof());
       }
-      // a step before its period's end keeps the period's schedule: members that change often cannot hold off the
-      // step at its end (and with it the wait for HBase's refresh)
-      Plan made = new Plan(periodEnd ? now.plus(period) : loop.plan.next(), d, attainments, changed);
+      // a step before its period's end keeps the period's schedule (members that change often cannot hold off the
+      // step at its end, and with it the wait for HBase's refresh), or the new period's if the change shortened it
+      Instant next = now.plus(period);
+      Plan made = new Plan(periodEnd || next.isBefore(loop.plan.next()) ? next : loop.plan.next(), d, attainments,
+          changed);
       synchronized (loop.memory) {
         loop.plan = made;
         loop.stepped = now;

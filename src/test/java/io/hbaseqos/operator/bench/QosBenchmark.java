@@ -151,6 +151,9 @@ public final class QosBenchmark {
     // --hbase-version 2.5.12 --refresh-ms 60000: an HBase that reloads quotas only at its refresh chore (before
     // 2.6.3), with that period declared on the HBaseCluster, as the loop must then wait for it
     String refreshMs = o.get("refresh-ms");
+    if (refreshMs != null && (Long.parseLong(refreshMs) < 1000 || Long.parseLong(refreshMs) % 1000 != 0)) {
+      throw new IllegalArgumentException("--refresh-ms is whole seconds of at least 1000 ms, not " + refreshMs);
+    }
     StandaloneHBase hbase = new StandaloneHBase(Files.createTempDirectory("bench-qos"), refreshMs == null ? Map.of()
         : Map.of("hbase.quota.refresh.period", refreshMs), o.get("hbase-version"));
     if (o.containsKey("hbase-jvm")) {

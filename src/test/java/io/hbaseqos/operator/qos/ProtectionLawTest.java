@@ -326,7 +326,7 @@ class ProtectionLawTest {
 
   /**
    * The wait for HBase's quota refresh is counted in periods: a step before its period's end (the
-   * members changed) is not judged and takes none of the wait, so the refresh still has its whole time.
+   * members changed) takes none of the wait, so the refresh still has its whole time.
    */
   @Test
   void aStepBeforeItsPeriodsEndIsNoPeriodOfTheRefreshWait() {

@@ -174,7 +174,8 @@ class ProtectionLoopsTest {
     ProtectionLoops.Plan without = loops.plan("ns/hb", List.of(DASH), period, source, later.plusSeconds(1));
     assertThat(without.decision().caps()).doesNotContainKey("ns/batch");
     assertThat(source.since.subList(3, 5)).as("a step before its period's end: readings after the last step")
-        .containsExactly(due.plusSeconds(1), due.plusSeconds(1));    assertThat(without.next()).as("a step before its period's end keeps the period's schedule")
+        .containsExactly(due.plusSeconds(1), due.plusSeconds(1));
+    assertThat(without.next()).as("a step before its period's end keeps the period's schedule")
         .isEqualTo(stepped.next());
   }
 
@@ -219,7 +220,6 @@ class ProtectionLoopsTest {
     assertThat(loops.plan("ns/hb", List.of(u, t, late), period, refresh, source, T0.plusSeconds(120)).decision()
         .caps().get("ns/t").limit()).as("measured at last: cut again").isLessThan(cut);
   }
-
 
   /** A source that reads a miss on one server and each tenant's work per server. */
   static final class PlacingSource implements ProtectionLoops.Source {

@@ -31,11 +31,11 @@ import java.util.Random;
  * and in all), T's throughput against the oracle's, and the number of limit changes after settling.
  * {@code --plant mm1|knee --capacity C --demand-u D --demand-t D --p0 MS --factor F --noise S
  * --k K --lag P --periods N --seeds N [--seed N] [--drop-at N] [--drift S [--drift-correlation R]]
- * [--bystander D [--unplaced]] [--refresh R [--untold]] [--trace]}; {@code --grid --mix} runs the grid with two
- * protected tenants and two priorities of sheddable ones ({@link MixSim}): {@code --refresh R} (2 or more)
+ * [--bystander D [--unplaced]] [--refresh R [--untold]] [--trace]}: {@code --refresh R} (2 or more)
  * replaces the lag by HBase's quota refresh chore, which loads what was written every R periods, at a
  * phase of the seed; the law is told R unless {@code --untold}. {@code --grid} runs every cell of a grid instead (see
- * {@link #grid}).
+ * {@link #grid}); {@code --grid --mix} runs it with two protected tenants and two priorities of sheddable ones
+ * ({@link MixSim}).
  */
 public final class ProtectionSim {
   private ProtectionSim() {}
