@@ -200,14 +200,14 @@ public class QosSpec {
     }
 
     public String describe() {
-      if (source == Source.CallQueue) {
-        return "call queue wait mean <= " + (boundMillis == null ? "?" : boundMillis == Math.rint(boundMillis)
-            ? String.valueOf(boundMillis.longValue()) : String.valueOf(boundMillis)) + "ms";
-      }
-      String stat = statistic == Statistic.Mean ? "mean" : "p" + (percentile == null ? "99"
-          : percentile == Math.rint(percentile) ? String.valueOf(percentile.longValue()) : String.valueOf(percentile));
-      return operations + " " + stat + " <= " + (boundMillis == null ? "?" : boundMillis == Math.rint(boundMillis)
-          ? String.valueOf(boundMillis.longValue()) : String.valueOf(boundMillis)) + "ms";
+      String what = source == Source.CallQueue ? "call queue wait mean" : operations + " "
+          + (statistic == Statistic.Mean ? "mean" : "p" + (percentile == null ? "99" : number(percentile)));
+      return what + " <= " + (boundMillis == null ? "?" : number(boundMillis)) + "ms";
+    }
+
+    /** 5 for 5.0, 99.9 as it is. */
+    private static String number(double x) {
+      return x == Math.rint(x) ? String.valueOf((long) x) : String.valueOf(x);
     }
   }
 

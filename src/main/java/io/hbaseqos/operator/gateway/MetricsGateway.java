@@ -144,14 +144,9 @@ public final class MetricsGateway implements ClusterMetrics, AutoCloseable {
     @Override
     public CallQueues callQueues(Instant notBefore) throws IOException {
       queuesAsked = clock.instant();
-      MetricsSample s = sample(notBefore, wake);
-      for (int turn = 0; !s.hasCallQueues(); turn++) {
-        if (turn == 3) {
-          // each turn asks for a sample after the last: three in a row taken between two lines here do not happen;
-          // the asker looks again on its own schedule
-          throw new MetricsPendingException("the RegionServers' call queues are being read");
-        }
-        s = sample(s.at().plusNanos(1), wake);
+      MetricsSample s = until(sample(notBefore, wake), MetricsSample::hasCallQueues, () -> { }, wake);
+      if (s == null) {
+        throw new MetricsPendingException("the RegionServers' call queues are being read");
       }
       return s.callQueues();
     }
@@ -211,15 +206,27 @@ public final class MetricsGateway implements ClusterMetrics, AutoCloseable {
    * before usage's ask) asks for the next, which reads it, and {@code wake} runs once it is taken.
    */
   private ServersSample usageFrom(MetricsSample s, boolean tables, Runnable wake) throws IOException {
-    // each turn asks for a later sample: pending at once, unless one was taken meanwhile (a read in flight)
-    for (int turn = 0; !s.servesUsage(tables); turn++) {
+    s = until(s, x -> x.servesUsage(tables), () -> usageWanted.accumulateAndGet(tables ? TABLES : CACHE, Math::max),
+        wake);
+    return s == null ? null : s.usage(tables); // null: the next pass asks again
+  }
+
+  /**
+   * {@code s}, or the first later sample that {@code has} what the asker needs, each asked for after
+   * {@code ask} says what the next one must read: {@link MetricsPendingException} at once, unless
+   * one was taken meanwhile (a read in flight). Null after three such turns, which would need every
+   * read to begin between two lines here (never seen): the asker looks again on its own schedule.
+   */
+  private MetricsSample until(MetricsSample s, java.util.function.Predicate<MetricsSample> has, Runnable ask,
+      Runnable wake) throws IOException {
+    for (int turn = 0; !has.test(s); turn++) {
       if (turn == 3) {
-        return null; // never seen: every read would have to begin between two lines here; the next pass asks again
+        return null;
       }
-      usageWanted.accumulateAndGet(tables ? TABLES : CACHE, Math::max);
+      ask.run();
       s = sample(s.at().plusNanos(1), wake);
     }
-    return s.usage(tables);
+    return s;
   }
 
   /**

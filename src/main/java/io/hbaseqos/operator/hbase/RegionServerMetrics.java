@@ -119,20 +119,13 @@ final class RegionServerMetrics {
   /**
    * One sample of every server, for every reader: every user's metrics first (their request is what
    * resets the histograms, so they hold the window since the server's previous sample), then with
-   * {@code cache} the block cache and with {@code tables} every table's (what usage needs besides);
-   * each a request per server, all servers in parallel, each within a short timeout. A server that
-   * cannot be read is named in the sample.
+   * {@code cache} the block cache and with {@code tables} every table's (what usage needs besides),
+   * and with {@code queues} the call queues' lengths and call counts (a gauge and a counter: no
+   * histogram of theirs is judged, so the request's place after the users' resets nothing anyone
+   * needs); each a request per server, all servers in parallel, each within a short timeout. A
+   * server that cannot be read is named in the sample.
    *
    * @param servers server name to host and info port
-   */
-  MetricsSample read(Map<String, Map.Entry<String, Integer>> servers, boolean cache, boolean tables) {
-    return read(servers, cache, tables, false);
-  }
-
-  /**
-   * As {@link #read(Map, boolean, boolean)}, and with {@code queues} the call queues' lengths and
-   * call counts (a gauge and a counter: no histogram of theirs is judged, so the request's place
-   * after the users' resets nothing anyone needs).
    */
   MetricsSample read(Map<String, Map.Entry<String, Integer>> servers, boolean cache, boolean tables,
       boolean queues) {

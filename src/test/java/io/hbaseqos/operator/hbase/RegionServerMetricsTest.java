@@ -99,7 +99,7 @@ class RegionServerMetricsTest {
     servers.put("rs2", Map.entry("127.0.0.1", slow.getAddress().getPort()));
     servers.put("rs3", Map.entry("127.0.0.1", slow.getAddress().getPort()));
     long t0 = System.nanoTime();
-    CounterReading r = jmx.read(servers, false, false).counters("alice", Set.of("get"));
+    CounterReading r = jmx.read(servers, false, false, false).counters("alice", Set.of("get"));
     long ms = (System.nanoTime() - t0) / 1_000_000;
     assertThat(r.servers()).hasSize(3);
     assertThat(r.servers().get("rs1").ops()).isEqualTo(120);
@@ -120,7 +120,7 @@ class RegionServerMetricsTest {
     servers.put("rs1", Map.entry("127.0.0.1", fast.getAddress().getPort()));
     servers.put("rs-slow", Map.entry("127.0.0.1", slow.getAddress().getPort()));
     long t0 = System.nanoTime();
-    assertThatThrownBy(() -> jmx.read(servers, false, false).counters("alice", Set.of("get")))
+    assertThatThrownBy(() -> jmx.read(servers, false, false, false).counters("alice", Set.of("get")))
         .isInstanceOf(MetricsUnavailableException.class).hasMessageContaining("rs-slow");
     long ms = (System.nanoTime() - t0) / 1_000_000;
     assertThat(ms).as("bounded by the read timeout (%s), not by the slow server", RegionServerMetrics.TIMEOUT)
@@ -168,14 +168,14 @@ class RegionServerMetricsTest {
       servers.put("rs1", Map.entry("127.0.0.1", fast.getAddress().getPort()));
       servers.put("rs-hung", Map.entry("127.0.0.1", hung.getAddress().getPort()));
       long t0 = System.nanoTime();
-      assertThatThrownBy(() -> m.read(servers, false, false).counters("alice", Set.of("get")))
+      assertThatThrownBy(() -> m.read(servers, false, false, false).counters("alice", Set.of("get")))
           .isInstanceOf(MetricsUnavailableException.class).hasMessageContaining("rs-hung");
       long first = (System.nanoTime() - t0) / 1_000_000;
       assertThat(m.skips("rs-hung")).isTrue();
       // a reading newer than the last is asked for (as after a quota write): the hung server is not waited for
       clock.now = clock.now.plusSeconds(1);
       t0 = System.nanoTime();
-      assertThatThrownBy(() -> m.read(servers, false, false).counters("alice", Set.of("get")))
+      assertThatThrownBy(() -> m.read(servers, false, false, false).counters("alice", Set.of("get")))
           .isInstanceOf(MetricsUnavailableException.class).hasMessageContaining("rs-hung")
           .hasMessageContaining("circuit open");
       long second = (System.nanoTime() - t0) / 1_000_000;
@@ -184,13 +184,13 @@ class RegionServerMetricsTest {
       // it answers again; the next read after 5 s starts a probe and still skips it, the probe closes the breaker
       hang.set(false);
       clock.now = clock.now.plusSeconds(5);
-      assertThatThrownBy(() -> m.read(servers, false, false).counters("alice", Set.of("get")))
+      assertThatThrownBy(() -> m.read(servers, false, false, false).counters("alice", Set.of("get")))
           .hasMessageContaining("circuit open");
       org.awaitility.Awaitility.await().atMost(10, java.util.concurrent.TimeUnit.SECONDS)
           .until(() -> !m.skips("rs-hung"));
       assertThat(probes.get()).isEqualTo(1);
       clock.now = clock.now.plusSeconds(1);
-      CounterReading r = m.read(servers, false, false).counters("alice", Set.of("get"));
+      CounterReading r = m.read(servers, false, false, false).counters("alice", Set.of("get"));
       assertThat(r.servers().get("rs-hung").ops()).isEqualTo(120);
     } finally {
       hang.set(false);
@@ -204,7 +204,7 @@ class RegionServerMetricsTest {
     fast = server(0, false);
     RegionServerMetrics m = new RegionServerMetrics(new InfoServerHttp(false, Duration.ofSeconds(1), Negotiator.NONE),
         Clock.systemUTC(), pool);
-    CounterReading r = m.read(Map.of("rs1", Map.entry("127.0.0.1", fast.getAddress().getPort())), false, false)
+    CounterReading r = m.read(Map.of("rs1", Map.entry("127.0.0.1", fast.getAddress().getPort())), false, false, false)
         .counters("alice", Set.of("get"));
     assertThat(r.servers().get("rs1").ops()).isEqualTo(110);
     assertThat(r.servers().get("rs1").throttled()).isEqualTo(5);
@@ -233,7 +233,7 @@ class RegionServerMetricsTest {
   /** alice's counters on {@code server}, read by a reader of its own. */
   CounterReading alice(String name, HttpServer server) throws java.io.IOException {
     return new RegionServerMetrics(new InfoServerHttp(false, Duration.ofSeconds(1), Negotiator.NONE), Clock.systemUTC(),
-        pool).read(Map.of(name, Map.entry("127.0.0.1", server.getAddress().getPort())), false, false)
+        pool).read(Map.of(name, Map.entry("127.0.0.1", server.getAddress().getPort())), false, false, false)
         .counters("alice", Set.of("get"));
   }
 
@@ -277,19 +277,19 @@ class RegionServerMetricsTest {
         Clock.systemUTC(), pool);
     Map<String, Map.Entry<String, Integer>> servers = Map.of("rs1", Map.entry("127.0.0.1",
         fast.getAddress().getPort()));
-    assertThat(m.latencies(m.read(servers, false, false)).window("alice", Set.of("get"))).as("the first read hands over nothing")
+    assertThat(m.latencies(m.read(servers, false, false, false)).window("alice", Set.of("get"))).as("the first read hands over nothing")
         .isEqualTo(new UsersMetrics.Window(5, 0));
-    m.read(servers, false, false).counters("alice", Set.of("get"));
-    UsersMetrics all = m.latencies(m.read(servers, false, false));
+    m.read(servers, false, false, false).counters("alice", Set.of("get"));
+    UsersMetrics all = m.latencies(m.read(servers, false, false, false));
     // every server answers 5 operations in its window and a p99 of 6 ms; the sample for another reader took one window
     assertThat(all.window("alice", Set.of("get"))).isEqualTo(new UsersMetrics.Window(5, 5));
     assertThat(all.latency("alice", Set.of("get"), "99th_percentile")).isEqualTo(6.0);
     assertThat(all.histogramOps("alice", Set.of("get"))).isEqualTo(120);
-    assertThat(m.latencies(m.read(servers, false, false)).window("alice", Set.of("get"))).as("handed over once")
+    assertThat(m.latencies(m.read(servers, false, false, false)).window("alice", Set.of("get"))).as("handed over once")
         .isEqualTo(new UsersMetrics.Window(5, 0));
     // a sample taken for another reader after a judgement: its window goes to the next one
-    m.read(servers, false, false).counters("alice", Set.of("get"));
-    assertThat(m.latencies(m.read(servers, false, false)).window("alice", Set.of("get"))).isEqualTo(new UsersMetrics.Window(5, 5));
+    m.read(servers, false, false, false).counters("alice", Set.of("get"));
+    assertThat(m.latencies(m.read(servers, false, false, false)).window("alice", Set.of("get"))).isEqualTo(new UsersMetrics.Window(5, 5));
   }
 
   /**
@@ -303,14 +303,14 @@ class RegionServerMetricsTest {
         Clock.systemUTC(), pool);
     Map<String, Map.Entry<String, Integer>> servers = Map.of("rs1", Map.entry("127.0.0.1",
         fast.getAddress().getPort()));
-    m.latencies(m.read(servers, false, false));
-    m.read(servers, false, false); // for calibration
-    MetricsSample judged = m.read(servers, false, false);
-    m.read(servers, false, false); // taken before `judged` is judged
+    m.latencies(m.read(servers, false, false, false));
+    m.read(servers, false, false, false); // for calibration
+    MetricsSample judged = m.read(servers, false, false, false);
+    m.read(servers, false, false, false); // taken before `judged` is judged
     UsersMetrics first = m.latencies(judged);
     assertThat(first.window("alice", Set.of("get"))).as("the one before it").isEqualTo(new UsersMetrics.Window(5, 5));
     assertThat(m.latencies(judged)).as("judged again: the same").isSameAs(first);
-    assertThat(m.latencies(m.read(servers, false, false)).window("alice", Set.of("get")))
+    assertThat(m.latencies(m.read(servers, false, false, false)).window("alice", Set.of("get")))
         .as("the newer one's window only").isEqualTo(new UsersMetrics.Window(5, 5));
   }
 
@@ -323,18 +323,18 @@ class RegionServerMetricsTest {
     Map<String, Map.Entry<String, Integer>> servers = Map.of("rs1", Map.entry("127.0.0.1",
         fast.getAddress().getPort()));
     // a protected tenant with a 30-minute window: its reader reads every 30 minutes
-    m.latencies(m.read(servers, false, false));
+    m.latencies(m.read(servers, false, false, false));
     clock.now = clock.now.plus(Duration.ofMinutes(30));
-    m.latencies(m.read(servers, false, false));
+    m.latencies(m.read(servers, false, false, false));
     clock.now = clock.now.plus(Duration.ofMinutes(25));
-    m.read(servers, false, false).counters("alice", Set.of("get"));
+    m.read(servers, false, false, false).counters("alice", Set.of("get"));
     clock.now = clock.now.plus(Duration.ofMinutes(5));
-    assertThat(m.latencies(m.read(servers, false, false)).window("alice", Set.of("get"))).as("kept past ten minutes for a slow reader")
+    assertThat(m.latencies(m.read(servers, false, false, false)).window("alice", Set.of("get"))).as("kept past ten minutes for a slow reader")
         .isEqualTo(new UsersMetrics.Window(5, 5));
     // the reader stops: after three of its intervals nothing is kept
     clock.now = clock.now.plus(Duration.ofMinutes(91));
-    m.read(servers, false, false).counters("alice", Set.of("get"));
-    assertThat(m.latencies(m.read(servers, false, false)).window("alice", Set.of("get"))).isEqualTo(new UsersMetrics.Window(5, 0));
+    m.read(servers, false, false, false).counters("alice", Set.of("get"));
+    assertThat(m.latencies(m.read(servers, false, false, false)).window("alice", Set.of("get"))).isEqualTo(new UsersMetrics.Window(5, 0));
   }
 
 

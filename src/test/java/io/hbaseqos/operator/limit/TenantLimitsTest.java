@@ -54,22 +54,30 @@ class TenantLimitsTest {
     }
   };
 
+  /** Metrics none of whose sources a test uses; a test's fake overrides the one it serves. */
+  abstract static class Unused implements ClusterMetrics {
+    @Override
+    public CounterReading userCounters(String user, Set<String> ops, Instant notBefore) throws IOException {
+      throw new IOException("not used");
+    }
+
+    @Override
+    public UsersMetrics allUserMetrics(Instant notBefore) throws IOException {
+      throw new IOException("not used");
+    }
+
+    @Override
+    public double prometheus(String url, String query, Instant notBefore) throws IOException {
+      throw new IOException("not used");
+    }
+  }
+
   /** Metrics whose only source is every user's metrics, served by {@code read}. */
   static ClusterMetrics servedBy(java.util.function.Supplier<UsersMetrics> read) {
-    return new ClusterMetrics() {
-      @Override
-      public CounterReading userCounters(String user, Set<String> ops, Instant notBefore) throws IOException {
-        throw new IOException("not used");
-      }
-
+    return new Unused() {
       @Override
       public UsersMetrics allUserMetrics(Instant notBefore) {
         return read.get();
-      }
-
-      @Override
-      public double prometheus(String url, String query, Instant notBefore) throws IOException {
-        throw new IOException("not used");
       }
     };
   }
@@ -421,22 +429,12 @@ class TenantLimitsTest {
     return app;
   }
 
-  /** Metrics whose only source is the call queues, served by {@code read}. */
+  /** Metrics whose only source is the call queues, served by {@code read} (per-user metrics off). */
   static ClusterMetrics queuesBy(java.util.function.Supplier<io.hbaseqos.operator.hbase.CallQueues> read) {
-    return new ClusterMetrics() {
-      @Override
-      public CounterReading userCounters(String user, Set<String> ops, Instant notBefore) throws IOException {
-        throw new IOException("not used");
-      }
-
+    return new Unused() {
       @Override
       public UsersMetrics allUserMetrics(Instant notBefore) throws IOException {
         throw new IOException("no per-user metrics");
-      }
-
-      @Override
-      public double prometheus(String url, String query, Instant notBefore) throws IOException {
-        throw new IOException("not used");
       }
 
       @Override

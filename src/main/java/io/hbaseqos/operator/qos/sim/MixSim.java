@@ -161,7 +161,7 @@ public final class MixSim {
   }
 
   /**
-   * As {@link ProtectionSim#settle}, for every limit and every protected tenant at once: the first
+   * {@link ProtectionSim#settle} for every limit and every protected tenant at once: the first
    * period from which each limit is within a factor 1.25 of where it ends (median of the last third)
    * in at least 90% of the periods left, and each protected tenant meets its objective in 90% of them.
    */

@@ -2,7 +2,6 @@ package io.hbaseqos.operator.qos.sim;
 
 import io.hbaseqos.operator.qos.ProtectionLaw;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -209,23 +208,9 @@ public final class ProtectionSim {
    * them (a probe that is taken back does not unsettle it).
    */
   static int settle(long[] limits, boolean[] violated) {
-    int n = limits.length;
-    long[] tail = Arrays.copyOfRange(limits, n - n / 3, n);
-    Arrays.sort(tail);
-    double end = tail[tail.length / 2];
-    for (int s = 0; s < n; s++) {
-      int away = 0;
-      int bad = 0;
-      for (int p = s; p < n; p++) {
-        away += limits[p] <= end * 1.25 && limits[p] >= end / 1.25 ? 0 : 1;
-        bad += violated[p] ? 1 : 0;
-      }
-      if (away <= 0.1 * (n - s) && bad <= 0.1 * (n - s)) {
-        return s;
-      }
-    }
-    return n;
+    return MixSim.settle(new long[][] {limits}, new boolean[][] {violated});
   }
+
 
   /** The highest static limit under which U meets the objective in at least 90% of periods, same noise and drift. */
   static double oracleLimit(Plant plant, double bound, long floor, long ceiling, double[] drift, long seed) {
