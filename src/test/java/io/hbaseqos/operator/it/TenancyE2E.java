@@ -202,6 +202,16 @@ class TenancyE2E {
         "qos: {priority: 5, latencyObjectives: [{boundMillis: 20}]}");
     assertRefused(Kubectl.run("--as=alice", "apply", "-f", protectedTenant), "spec.qos.priority",
         "does not grant namespace " + teamA + " priority 5 (maxPriority of its spec.tenancy.grants)");
+    // the call queues' wait is an objective like any other: the priority is the grant's to give, and a malformed
+    // one is refused in words
+    String queueTenant = tenantFile(teamA, "x11", "{user: " + ua + "cqt}", "qos: {priority: 5, latencyObjectives: "
+        + "[{source: CallQueue, operations: all, statistic: Mean, boundMillis: 2}]}");
+    assertRefused(Kubectl.run("--as=alice", "apply", "-f", queueTenant), "spec.qos.priority",
+        "does not grant namespace " + teamA + " priority 5");
+    assertRefused(Kubectl.run("--as=alice", "apply", "-f", tenantFile(teamA, "x12", "{user: " + ua + "cq}",
+        "qos: {priority: 1, latencyObjectives: [{source: CallQueue, boundMillis: 2}]}")),
+        "spec.qos.latencyObjectives[0]", "source CallQueue judges the mean wait of every call in the RegionServers' "
+            + "call queues: it needs operations all and statistic Mean");
     // nor runs PromQL against the platform's Prometheus (which holds every team's series) ungranted
     String promQL = tenantFile(teamA, "x10", "{user: " + ua + "pq}", "calibration: {targetOpsPerSecond: 100, "
         + "source: Prometheus, prometheus: {query: 'sum(rate(app_ops_total[1m]))'}}");
@@ -213,7 +223,7 @@ class TenancyE2E {
       c.getSpec().getTenancy().getGrants().get(0).setPrometheusQueries(true);
     });
     await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> {
-      for (String f : List.of(protectedTenant, promQL)) {
+      for (String f : List.of(protectedTenant, promQL, queueTenant)) {
         Kubectl.Result dry = Kubectl.run("--as=alice", "apply", "--dry-run=server", "-f", f);
         assertThat(dry.exit()).as(dry.output()).isZero();
       }
