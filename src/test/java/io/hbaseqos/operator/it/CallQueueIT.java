@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hbaseqos.operator.api.QosSpec;
 import io.hbaseqos.operator.api.QosStatus;
 import io.hbaseqos.operator.api.TenantQuota;
+import io.hbaseqos.operator.cluster.ClusterConnections;
 import io.hbaseqos.operator.support.KubeApi;
 import io.hbaseqos.operator.support.OperatorHarness;
 import io.hbaseqos.operator.support.QuotaTableRaw;
@@ -135,6 +136,16 @@ class CallQueueIT {
       assertThat(rawLimit(t)).as("status says what HBase holds").isEqualTo(squeezed.getLimit());
       assertThat(KubeApi.eventReasons(ns, "u")).contains("Missed");
       assertThat(KubeApi.eventReasons(ns, "t")).contains("Squeezed");
+      // a restarted operator keeps what HBase holds: its first reading of the queues only starts a period, so its
+      // first plan writes nothing
+      Map<String, String> raw = QuotaTableRaw.read(hbase, m);
+      operator = operator.restarted();
+      await().ignoreException(NullPointerException.class).atMost(6L * WINDOW_S, TimeUnit.SECONDS).untilAsserted(() ->
+          assertThat(condition(ns, "u", "LatencyObjectivesMet").getMessage()).contains("call queues' first reading"));
+      assertThat(operator.hbaseCalls(ClusterConnections.key(ns, "hb"), "setQuota")).as("a restarted operator's first "
+          + "plan writes nothing").isZero();
+      assertThat(QuotaTableRaw.read(hbase, m)).isEqualTo(raw);
+      assertThat(qos(ns, "t").getLimit()).isEqualTo(rawLimit(t));
       // held below the rate its scans ran at (about 1,850 calls/s here at its ceiling of 1,500), T's calls queue
       // less: U's objective is met again while T works
       await().ignoreException(NullPointerException.class).atMost(12L * WINDOW_S, TimeUnit.SECONDS).untilAsserted(() -> {
