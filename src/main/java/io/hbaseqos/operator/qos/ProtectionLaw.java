@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -521,9 +522,10 @@ public final class ProtectionLaw {
 
   /**
    * Phase 2 (rule 5): each protected tenant that asks for a squeeze, most important first, cuts the
-   * lowest priority level below it that can still give, or, for a placed miss, the tenants of the
-   * lowest level that worked there, in proportion ({@link #attribute}); a tenant asked by several
-   * takes the deepest cut.
+   * lowest priority level below it that can still give, and the next level up by what that one cannot
+   * give above its floors ({@link #carried}), or, for a placed miss, the tenants of the lowest level
+   * that worked there, in proportion ({@link #attribute}); a tenant asked by several takes the deepest
+   * cut.
    */
   private static Squeezes squeeze(List<Protected> protecteds, List<Sheddable> sheddables, Map<String, Stance> stances,
       Memory memory) {
@@ -541,18 +543,30 @@ public final class ProtectionLaw {
       }
       double f = cut(p, memory.evidence(p.id()));
       Attribution a = attribute(p, below, memory.placedOn.get(p.id()));
-      for (var e : a.shares().entrySet()) {
-        // the tenant that did the most of that work takes the whole cut, the others in proportion; a cut
-        // shallower than the shallowest the law makes is none
-        double fi = 1 - (1 - f) * e.getValue();
+      Map<String, Double> carried = a.servers().isEmpty() ? carried(f, below) : null;
+      int lowest = below.stream().filter(Sheddable::canGive).mapToInt(Sheddable::priority).min().orElseThrow();
+      Map<String, Double> factors = new LinkedHashMap<>();
+      if (carried != null) {
+        factors.putAll(carried);
+      } else {
+        // the tenant that did the most of that work takes the whole cut, the others in proportion
+        a.shares().forEach((id, share) -> factors.put(id, 1 - (1 - f) * share));
+      }
+      Map<String, Integer> priorityOf = new HashMap<>();
+      below.forEach(s -> priorityOf.put(s.id(), s.priority()));
+      for (var e : factors.entrySet()) {
+        // a cut shallower than the shallowest the law makes is none
+        double fi = e.getValue();
         if (fi > SHALLOWEST_CUT + 1e-9) {
           continue;
         }
         cutOf.merge(e.getKey(), fi, Math::min);
         causes.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(p.id());
-        whys.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(a.servers().isEmpty() ? p.id()
-            : String.format(java.util.Locale.ROOT, "%s, missed on %s, where it did %.0f%% of the work of the "
-                + "tenants of its priority", p.id(), String.join(" and ", a.servers()), 100 * a.work().get(e.getKey())));
+        whys.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(!a.servers().isEmpty()
+            ? String.format(java.util.Locale.ROOT, "%s, missed on %s, where it did %.0f%% of the work of the "
+                + "tenants of its priority", p.id(), String.join(" and ", a.servers()), 100 * a.work().get(e.getKey()))
+            : priorityOf.get(e.getKey()) > lowest ? p.id() + ", for what the tenants of lower priority could not give"
+            : p.id());
       }
     }
     Map<String, Cap> caps = new LinkedHashMap<>();
@@ -578,6 +592,51 @@ public final class ProtectionLaw {
           Math.max(next, Math.round(base))));
     }
     return new Squeezes(caps, holding, outOfCapacity);
+  }
+
+  /**
+   * An unplaced cut: {@code 1 - f} of the load of the lowest priority level below that can give (what
+   * its tenants used, within their limits) is taken from that level, its tenants by one factor, those
+   * it would take under their floors held at them; what the level cannot give above its floors is taken
+   * from the next level up in the same way, and so on. The factors are of what each tenant used (0: to
+   * its floor). Null when the use of a tenant below is not known (a table or namespace tenant, a first
+   * period): the lowest level is then cut by {@code f}, as its whole cut.
+   */
+  static Map<String, Double> carried(double f, List<Sheddable> below) {
+    if (below.stream().anyMatch(s -> Double.isNaN(s.used()) || s.used() < 0)) {
+      return null;
+    }
+    Map<String, Double> load = loads(below);
+    TreeMap<Integer, List<Sheddable>> levels = below.stream().filter(Sheddable::canGive).collect(
+        java.util.stream.Collectors.groupingBy(Sheddable::priority, TreeMap::new, java.util.stream.Collectors.toList()));
+    double rest = (1 - f) * levels.firstEntry().getValue().stream().mapToDouble(s -> load.get(s.id())).sum();
+    Map<String, Double> out = new LinkedHashMap<>();
+    for (List<Sheddable> level : levels.values()) {
+      if (rest <= 0) {
+        break;
+      }
+      double can = level.stream().mapToDouble(s -> Math.max(0, load.get(s.id()) - s.floor())).sum();
+      if (rest >= can) {
+        // all of it to the floors, and the rest from the level above
+        level.forEach(s -> out.put(s.id(), 0.0));
+      } else {
+        // one factor for the level, the tenants it would take under their floors held at them
+        List<Sheddable> cut = new ArrayList<>(level);
+        double g = 1;
+        for (boolean pinned = true; pinned; ) {
+          double free = cut.stream().mapToDouble(s -> load.get(s.id())).sum();
+          double atFloors = level.stream().filter(s -> !cut.contains(s)).mapToDouble(Sheddable::floor).sum();
+          double keep = level.stream().mapToDouble(s -> load.get(s.id())).sum() - rest;
+          double factor = (keep - atFloors) / free;
+          pinned = cut.removeIf(s -> load.get(s.id()) * factor < s.floor());
+          g = factor;
+        }
+        double gf = g;
+        level.forEach(s -> out.put(s.id(), cut.contains(s) ? gf : 0.0));
+      }
+      rest -= can;
+    }
+    return out;
   }
 
   /**

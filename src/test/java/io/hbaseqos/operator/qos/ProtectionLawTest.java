@@ -197,6 +197,33 @@ class ProtectionLawTest {
   }
 
   @Test
+  void whatTheLowestLevelCannotGiveAboveItsFloorIsTakenFromTheNextLevelInTheSameStep() {
+    // a gross miss asks for half of batch's 1000: it gives 400 down to its floor of 600 (Sheddable's own
+    // floor), and the 100 it cannot give comes from etl, the next level (2000 → 1900 would be a cut shallower
+    // than the shallowest the law makes, so none)
+    Decision d = ProtectionLaw.step(List.of(u(50, 100)), List.of(new Sheddable("batch", 1, 600, 10_000, 1000, 1000, 0),
+        s("etl", 5, 2000, 2000), s("peer", 50, 10_000, 2000)), new Memory());
+    assertThat(d.caps().get("batch").limit()).isEqualTo(600);
+    assertThat(d.caps().get("etl").limit()).as("a carry under a tenth of etl's load").isEqualTo(2000);
+    // with etl at 800, the 100 carried is an eighth of its load: cut in the same step, and it says why
+    d = ProtectionLaw.step(List.of(u(50, 100)), List.of(new Sheddable("batch", 1, 600, 10_000, 1000, 1000, 0),
+        s("etl", 5, 2000, 800), s("peer", 50, 10_000, 2000)), new Memory());
+    assertThat(d.caps().get("batch").limit()).isEqualTo(600);
+    assertThat(d.caps().get("etl").limit()).isEqualTo(700);
+    assertThat(d.caps().get("etl").action()).isEqualTo(Action.SQUEEZED);
+    assertThat(d.caps().get("etl").reason()).contains("for what the tenants of lower priority could not give");
+    assertThat(d.caps().get("peer").limit()).as("equal priority is never cut").isEqualTo(10_000);
+    assertThat(d.standings().get("u").holding()).containsExactlyInAnyOrder("batch", "etl");
+    // two tenants at the lowest level: half of their 2000 is taken at one factor, and what a cannot give above
+    // its floor b gives; nothing is left to carry
+    d = ProtectionLaw.step(List.of(u(50, 100)), List.of(new Sheddable("a", 1, 600, 10_000, 1000, 1000, 0),
+        new Sheddable("b", 1, 100, 10_000, 1000, 1000, 0), s("etl", 5, 2000, 800)), new Memory());
+    assertThat(d.caps().get("a").limit()).isEqualTo(600);
+    assertThat(d.caps().get("b").limit()).isEqualTo(400);
+    assertThat(d.caps().get("etl").limit()).isEqualTo(2000);
+  }
+
+  @Test
   void aTenantUsingNoMoreThanItsFloorHasNothingToGive() {
     Decision d = ProtectionLaw.step(List.of(u(50, 20)), List.of(s("idle", 1, 10_000, 40), s("etl", 5, 8000, 8000)),
         new Memory());
