@@ -41,7 +41,7 @@ package io.hbaseqos.operator.calibration;
  * after a raise that returned under {@link #UNDERPAID} of its predicted gain, raising the limit
  * would not help. The second needs the refused share to agree: while HBase refuses enough of the
  * tenant's requests that serving them would reach the target, the throttle holds it back and the
- * law never says DemandLimited. A raise that paid little then teaches a small elasticity (a flat
+ * law never says DemandLimited; nor while it refuses a {@link #MATERIAL} share. A raise that paid little then teaches a small elasticity (a flat
  * plant, as scans are) and the next move is sized by it, up to the maximum limit, where AtBound
  * names the refused share and the elasticity. A bursty tenant near its demand, refused 1% at any
  * limit, is still held; so is a flat one whose client backs off on each refusal, which
@@ -60,6 +60,13 @@ public final class LogNewtonLaw implements ControlLaw {
    * refill holds a tenant at its limit, which on HBase 2.6.4 measured 0.6% of its requests.
    */
   static final double NOT_BINDING = 0.001;
+  /**
+   * A share of refused requests that is material: HBase holds the tenant back and the law never says
+   * DemandLimited, whatever a raise paid. Above what a tenant is refused at any limit when it is near
+   * its demand (about 1% for a bursty one) or when its client waits on each refusal (1.4% while capped
+   * at an eighth of its demand, CalibrationIT on HBase 2.6.4), which are held by the raise's pay.
+   */
+  public static final double MATERIAL = 0.05;
   /**
    * Gain of a move made with a learnt elasticity. Before one is learnt, a move takes the elasticity to
    * be {@link #MAX_ELASTICITY} with a gain of 1: the move that would just reach the target if the
@@ -350,7 +357,10 @@ public final class LogNewtonLaw implements ControlLaw {
    * pay decides as before. False where HBase does not report what it refuses.
    */
   private boolean refusalsExplainTheGap(double x, double share) {
-    return !Double.isNaN(share) && share >= NOT_BINDING && x - Math.log1p(-Math.min(share, 1 - 1e-9)) >= lnT - band;
+    // a material share refused is a throttle that holds the tenant back, whatever one noisy period read; below it,
+    // the rate is read with the measured noise: a reading two spreads low does not say the refusals fall short
+    return !Double.isNaN(share) && (share >= MATERIAL || share >= NOT_BINDING
+        && x + 2 * noise() - Math.log1p(-Math.min(share, 1 - 1e-9)) >= lnT - band);
   }
 
   /**
@@ -448,7 +458,7 @@ public final class LogNewtonLaw implements ControlLaw {
     if (!binding) {
       return null; // demandLimited() holds it
     }
-    if (!provisional && refusalsExplainTheGap(x, share)) {
+    if ((!provisional || share >= MATERIAL) && refusalsExplainTheGap(x, share)) {
       // HBase now refuses enough of the tenant's requests at the held limit to reach the target: its demand came back
       held = false;
       cautiousClimb = true;

@@ -190,14 +190,16 @@ class LogNewtonLawTest {
    * tenant within 10% of its demand (a raise on the flat top of the scan curve may gain under a
    * third of what was predicted, and hold there). The one-period peak before the throttle is seen
    * to stop is reported by bin/calibration-sim: under the spec's maxStep (10) times that limit on the read curve; on the scan
-   * curve, whose top is flat (elasticity 0.08), up to 28x, a second 10x raise made on a period that
-   * still counted the old limit's throttling (0.3%), taken back the period after. A loop that moved
+   * curve, whose top is flat (elasticity 0.08), up to 28x on 29 seeds of 30, a second 10x raise made on a
+   * period that still counted the old limit's throttling (0.3%), taken back the period after; on one, 52x:
+   * a raise that paid little while HBase still refused 5% or more of the requests, which the law counts as
+   * the throttle holding the tenant back (never DemandLimited), so it climbed once more. A loop that moved
    * every period, each first period straddling the move, once knew no binding limit but its first:
    * its hold dropped the scan tenant to twice that (1600 req/s, a quarter of its demand) and climbed
    * again, for ever.
    */
   @ParameterizedTest
-  @CsvSource({"read, 5000, 10, 10, 5", "read, 4000, 10, 10, 5", "scan, 800, 30, 15, 12"})
+  @CsvSource({"read, 5000, 10, 10, 5", "read, 4000, 10, 10, 5", "scan, 800, 60, 15, 12"})
   void aTargetAboveDemandHoldsAtMostTwiceTheLimitWhereThrottlingStopped(String curveName, double target,
       double peak, int heldFrom, int writes) throws Exception {
     double demand = curve(curveName).demand();
