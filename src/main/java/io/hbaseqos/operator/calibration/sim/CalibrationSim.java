@@ -17,7 +17,8 @@ import java.util.Map;
  * line per law. Interface kept stable for users replaying their own measured curves:
  * {@code --plant FILE --target OPS [--periods N] [--noise F] [--seed N] [--law ours|static|ratio|aimd|all]
  * [--scenario steady|demandDrop|rsChange] [--initial-limit L] [--max-step F] [--tolerance F]
- * [--min-limit L] [--max-limit L] [--seeds N] [--trace] [--dead-time F]}.
+ * [--min-limit L] [--max-limit L] [--seeds N] [--trace] [--dead-time F]}; {@code --grid [--seeds 30]
+ * [--periods 40] [--curves DIR]} prints {@link CalibrationGrid}'s table.
  */
 public final class CalibrationSim {
   private CalibrationSim() {}
@@ -29,13 +30,19 @@ public final class CalibrationSim {
         usage("unexpected argument " + args[i]);
       }
       String k = args[i].substring(2);
-      if (k.equals("trace") || k.equals("help")) {
+      if (k.equals("trace") || k.equals("help") || k.equals("grid")) {
         o.put(k, "true");
       } else if (i + 1 < args.length) {
         o.put(k, args[++i]);
       } else {
         usage("--" + k + " needs a value");
       }
+    }
+    if (o.containsKey("grid") && !o.containsKey("help")) {
+      CalibrationGrid.print(Path.of(o.getOrDefault("curves", System.getProperty("calibration.curves", "bench/curves"))),
+          Integer.parseInt(o.getOrDefault("seeds", "30")), Long.parseLong(o.getOrDefault("seed", "1")),
+          Integer.parseInt(o.getOrDefault("periods", "40")));
+      return;
     }
     if (o.containsKey("help") || !o.containsKey("plant") || !o.containsKey("target")) {
       usage(null);
@@ -146,6 +153,7 @@ public final class CalibrationSim {
         + "       [--law ours|static|ratio|aimd|all] [--scenario steady|demandDrop|rsChange] [--initial-limit L]\n"
         + "       [--max-step FACTOR] [--tolerance FRACTION] [--min-limit L] [--max-limit L] [--seeds N] [--trace]\n"
         + "       [--dead-time FRACTION]\n"
+        + "       bin/calibration-sim --grid [--seeds 30] [--seed 1] [--periods 40] [--curves bench/curves]\n"
         + "FILE: CSV with a 'limit,ops' header; points are interpolated in log-log space; the last point's ops is\n"
         + "the tenant's demand ceiling. Prints one JSON line per law; with --seeds N (seeds --seed..), the median,\n"
         + "95th percentile and worst of each figure and the share of seeds that met every goal.\n"
