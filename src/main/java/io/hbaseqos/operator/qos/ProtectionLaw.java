@@ -53,7 +53,9 @@ import java.util.TreeSet;
  *       exp((mean h − needed) / elasticity) (the latency taken to fall in proportion to the load,
  *       or as steeply as {@link Evidence#elasticity} measured between the last record and this one),
  *       kept within [{@link #DEEPEST_CUT}, {@link #SHALLOWEST_CUT}], applied to the lower of the limit
- *       and what the tenant used. Never below the floor. Tenants of equal or higher priority are
+ *       and what the tenant used. Never below the floor. What that level cannot give within those
+ *       bounds (a tenant held at its floor) is given by the others of its level, at most half each,
+ *       and what is left by the next level up ({@link #carried}). Tenants of equal or higher priority are
  *       never touched. When every candidate is at its floor, the protected tenant is out of capacity. A miss the source places
  *       on servers, with every candidate's work per server known, is cut from the lowest level that
  *       worked there instead, each tenant in proportion to its work there ({@link #attribute}).</li>
@@ -596,11 +598,13 @@ public final class ProtectionLaw {
 
   /**
    * An unplaced cut: {@code 1 - f} of the load of the lowest priority level below that can give (what
-   * its tenants used, within their limits) is taken from that level, its tenants by one factor, those
-   * it would take under their floors held at them; what the level cannot give above its floors is taken
-   * from the next level up in the same way, and so on. The factors are of what each tenant used (0: to
-   * its floor). Null when the use of a tenant below is not known (a table or namespace tenant, a first
-   * period): the lowest level is then cut by {@code f}, as its whole cut.
+   * its tenants used, within their limits) is taken from that level at one factor, no tenant cut deeper
+   * than {@link #DEEPEST_CUT} nor under its floor, the others of its level making up for one held there.
+   * What the level cannot give within those bounds is taken from the next level up in the same way, and
+   * so on, unless a level would give less than a tenth of its load (a cut shallower than the shallowest
+   * the law makes): the rest is then not taken. The factors are of what each tenant used. Null when the
+   * use of a tenant below is not known (a table or namespace tenant, a first period): the lowest level
+   * is then cut by {@code f}, as its whole cut.
    */
   static Map<String, Double> carried(double f, List<Sheddable> below) {
     if (below.stream().anyMatch(s -> Double.isNaN(s.used()) || s.used() < 0)) {
@@ -611,30 +615,37 @@ public final class ProtectionLaw {
         java.util.stream.Collectors.groupingBy(Sheddable::priority, TreeMap::new, java.util.stream.Collectors.toList()));
     double rest = (1 - f) * levels.firstEntry().getValue().stream().mapToDouble(s -> load.get(s.id())).sum();
     Map<String, Double> out = new LinkedHashMap<>();
+    boolean lowest = true;
     for (List<Sheddable> level : levels.values()) {
-      if (rest <= 0) {
+      // the least each tenant keeps this step: its floor, and half of what it used
+      Map<String, Double> least = new HashMap<>();
+      level.forEach(s -> least.put(s.id(), Math.max(s.floor(), DEEPEST_CUT * load.get(s.id()))));
+      double sum = level.stream().mapToDouble(s -> load.get(s.id())).sum();
+      double can = level.stream().mapToDouble(s -> Math.max(0, load.get(s.id()) - least.get(s.id()))).sum();
+      double gives = Math.min(rest, can);
+      if (rest <= 0 || !lowest && gives < (1 - SHALLOWEST_CUT) * sum) {
         break;
       }
-      double can = level.stream().mapToDouble(s -> Math.max(0, load.get(s.id()) - s.floor())).sum();
-      if (rest >= can) {
-        // all of it to the floors, and the rest from the level above
-        level.forEach(s -> out.put(s.id(), 0.0));
-      } else {
-        // one factor for the level, the tenants it would take under their floors held at them
-        List<Sheddable> cut = new ArrayList<>(level);
-        double g = 1;
-        for (boolean pinned = true; pinned; ) {
-          double free = cut.stream().mapToDouble(s -> load.get(s.id())).sum();
-          double atFloors = level.stream().filter(s -> !cut.contains(s)).mapToDouble(Sheddable::floor).sum();
-          double keep = level.stream().mapToDouble(s -> load.get(s.id())).sum() - rest;
-          double factor = (keep - atFloors) / free;
-          pinned = cut.removeIf(s -> load.get(s.id()) * factor < s.floor());
-          g = factor;
-        }
-        double gf = g;
-        level.forEach(s -> out.put(s.id(), cut.contains(s) ? gf : 0.0));
+      // one factor for the level; a tenant it would take under the least it keeps is held there
+      List<Sheddable> free = new ArrayList<>(level);
+      double keep = sum - gives;
+      double g = 1;
+      for (boolean pinned = true; pinned && !free.isEmpty(); ) {
+        double held = level.stream().filter(s -> !free.contains(s)).mapToDouble(s -> least.get(s.id())).sum();
+        double freeLoad = free.stream().mapToDouble(s -> load.get(s.id())).sum();
+        double factor = freeLoad > 0 ? (keep - held) / freeLoad : 1;
+        pinned = free.removeIf(s -> load.get(s.id()) * factor < least.get(s.id()));
+        g = factor;
       }
-      rest -= can;
+      for (Sheddable s : level) {
+        double l = load.get(s.id());
+        double factor = free.contains(s) ? g : least.get(s.id()) / l;
+        // at the lowest level a tenant cut to its floor goes there, however little that is (else one just above its
+        // floor would keep the level above from ever giving)
+        out.put(s.id(), lowest && l * factor <= s.floor() + 1e-6 ? 0 : factor);
+      }
+      rest -= gives;
+      lowest = false;
     }
     return out;
   }

@@ -214,12 +214,17 @@ class ProtectionLawTest {
     assertThat(d.caps().get("etl").reason()).contains("for what the tenants of lower priority could not give");
     assertThat(d.caps().get("peer").limit()).as("equal priority is never cut").isEqualTo(10_000);
     assertThat(d.standings().get("u").holding()).containsExactlyInAnyOrder("batch", "etl");
-    // two tenants at the lowest level: half of their 2000 is taken at one factor, and what a cannot give above
-    // its floor b gives; nothing is left to carry
+    // two tenants at the lowest level: half of their 2000 is asked at one factor; what a cannot give above its
+    // floor b would give, but no tenant is cut deeper than half in a step, so etl gives the 100 left
     d = ProtectionLaw.step(List.of(u(50, 100)), List.of(new Sheddable("a", 1, 600, 10_000, 1000, 1000, 0),
         new Sheddable("b", 1, 100, 10_000, 1000, 1000, 0), s("etl", 5, 2000, 800)), new Memory());
     assertThat(d.caps().get("a").limit()).isEqualTo(600);
-    assertThat(d.caps().get("b").limit()).isEqualTo(400);
+    assertThat(d.caps().get("b").limit()).isEqualTo(500);
+    assertThat(d.caps().get("etl").limit()).isEqualTo(700);
+    // with etl's floor at 750, it can give 50, a sixteenth of its load: a cut shallower than a tenth is none
+    d = ProtectionLaw.step(List.of(u(50, 100)), List.of(new Sheddable("batch", 1, 600, 10_000, 1000, 1000, 0),
+        new Sheddable("etl", 5, 750, 10_000, 2000, 800, 0)), new Memory());
+    assertThat(d.caps().get("batch").limit()).isEqualTo(600);
     assertThat(d.caps().get("etl").limit()).isEqualTo(2000);
   }
 
