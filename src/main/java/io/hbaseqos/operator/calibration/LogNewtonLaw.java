@@ -348,8 +348,8 @@ public final class LogNewtonLaw implements ControlLaw {
   }
 
   /**
-   * Whether the requests HBase refuses, were they all served, would bring the tenant to its target:
-   * then the throttle is what holds it back. Served, they make about {@code ops / (1 - refused
+   * Whether the requests HBase refuses, were they all served, would bring the tenant to its target, or
+   * are a {@link #MATERIAL} share of its requests: then the throttle is what holds it back. Served, they make about {@code ops / (1 - refused
    * share)}: exactly so for requests that are not sent again, and roughly at most what a client that
    * waits on each refusal and sends again would do without the throttle (its waits would end too).
    * When it does not hold, nothing follows: such a client is refused little whatever the hold
@@ -357,10 +357,9 @@ public final class LogNewtonLaw implements ControlLaw {
    * pay decides as before. False where HBase does not report what it refuses.
    */
   private boolean refusalsExplainTheGap(double x, double share) {
-    // a material share refused is a throttle that holds the tenant back, whatever one noisy period read; below it,
-    // the rate is read with the measured noise: a reading two spreads low does not say the refusals fall short
+    // a material share refused is a throttle that holds the tenant back, whatever one noisy period read
     return !Double.isNaN(share) && (share >= MATERIAL || share >= NOT_BINDING
-        && x + 2 * noise() - Math.log1p(-Math.min(share, 1 - 1e-9)) >= lnT - band);
+        && x - Math.log1p(-Math.min(share, 1 - 1e-9)) >= lnT - band);
   }
 
   /**

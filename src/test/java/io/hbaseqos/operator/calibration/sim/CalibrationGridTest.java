@@ -26,7 +26,7 @@ class CalibrationGridTest {
             for (long seed = 1; seed <= SEEDS; seed++) {
               Simulation.Result r = CalibrationGrid.run(plant, scenario, noise, dead, PERIODS, seed);
               String at = plant.name() + " " + scenario + " noise " + noise + " dead time " + dead + " seed " + seed;
-              assertThat(CalibrationGrid.judge(r).demandLimitedWhileRefused()).as(at).isZero();
+              assertThat(CalibrationGrid.judge(r, scenario).demandLimitedWhileRefused()).as(at).isZero();
               periodsRefused += (int) r.periods().stream()
                   .filter(p -> p.throttledShare() >= LogNewtonLaw.MATERIAL).count();
             }
@@ -52,7 +52,8 @@ class CalibrationGridTest {
       for (Simulation.Scenario scenario : Simulation.Scenario.values()) {
         int met = 0;
         for (long seed = 1; seed <= SEEDS; seed++) {
-          met += CalibrationGrid.judge(CalibrationGrid.run(plant, scenario, 0.02, 0.1, PERIODS, seed)).met() ? 1 : 0;
+          met += CalibrationGrid.judge(CalibrationGrid.run(plant, scenario, 0.02, 0.1, PERIODS, seed), scenario).met()
+              ? 1 : 0;
         }
         assertThat(met).as(plant.name() + " " + scenario).isGreaterThanOrEqualTo(24);
       }
@@ -67,13 +68,13 @@ class CalibrationGridTest {
         new Simulation.Period(2, 100, 95, 95, 0.001, ControlLaw.State.DemandLimited));
     Simulation.Result r = new Simulation.Result("ours", 100, periods, 0, 0, 1, 0, 0, 100, 95, Double.NaN, -1,
         Double.NaN, Double.NaN);
-    assertThat(CalibrationGrid.judge(r).demandLimitedWhileRefused()).isEqualTo(1);
-    assertThat(CalibrationGrid.judge(r).met()).isFalse();
+    assertThat(CalibrationGrid.judge(r, Simulation.Scenario.steady).demandLimitedWhileRefused()).isEqualTo(1);
+    assertThat(CalibrationGrid.judge(r, Simulation.Scenario.steady).met()).isFalse();
     Simulation.Result settledLate = new Simulation.Result("ours", 100, periods.subList(0, 1), 9, 0, 1, 0, 0, 100, 95,
         Double.NaN, -1, Double.NaN, Double.NaN);
-    assertThat(CalibrationGrid.judge(settledLate).met()).isFalse();
+    assertThat(CalibrationGrid.judge(settledLate, Simulation.Scenario.steady).met()).isFalse();
     Simulation.Result good = new Simulation.Result("ours", 100, periods.subList(0, 1), 8, 10, 3, 0, 0, 100, 95,
         Double.NaN, -1, Double.NaN, Double.NaN);
-    assertThat(CalibrationGrid.judge(good).met()).isTrue();
+    assertThat(CalibrationGrid.judge(good, Simulation.Scenario.steady).met()).isTrue();
   }
 }
