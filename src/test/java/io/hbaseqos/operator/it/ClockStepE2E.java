@@ -168,17 +168,34 @@ class ClockStepE2E {
       assertThat(operatorLogOffset(op, "set REQUEST_NUMBER=13req/sec")).as("the new process's wall clock is an "
           + "hour behind the one before").isBetween(-120L, 120L);
       List<String> resumed = new ArrayList<>();
-      for (int p = 1; p <= 4; p++) {
+      // DemandLimited is the loop's right answer once the client itself falls short of the target with nothing
+      // refused (a CI run: 3085 ops/s against a target near 3700, the machine's load, not the clock), and its hold
+      // lasts until the rate at the held limit moves; a false alarm is one while the client kept up
+      boolean clientFellShort = false;
+      String state = null;
+      for (int p = 1; p <= 12; p++) {
         TwoTenants.Sample s = load.measure(PERIOD_S);
         var c = get("cal").getStatus().getCalibration();
+        state = c.getState();
+        clientFellShort |= s.tOps() < target * (1 - TOLERANCE_PCT / 100);
         resumed.add(String.format(Locale.ROOT, "%.0f ops/s client, %s observed, %s", s.tOps(),
-            c.getObservedOpsPerSecond(), c.getState()));
-        assertThat(c.getState()).as("no false alarm after the restart, period %d: %s", p, resumed)
-            .isNotIn("MetricsUnavailable", "DemandLimited");
+            c.getObservedOpsPerSecond(), state));
+        assertThat(state).as("no false alarm after the restart, period %d: %s", p, resumed)
+            .isNotEqualTo("MetricsUnavailable");
+        if (!clientFellShort) {
+          assertThat(state).as("no false alarm after the restart, period %d: %s", p, resumed)
+              .isNotEqualTo("DemandLimited");
+        }
+        // an observation spread over the hour the clock moved would be under 1% of the operations
+        assertThat(c.getObservedOpsPerSecond()).as("observed, not spread over an hour, period %d: %s", p, resumed)
+            .isGreaterThan(Math.min(target, s.tOps()) / 2.0);
+        // four periods at least, then until the loop holds its target again (a dip of the machine passes)
+        if (p >= 4 && List.of("Converged", "LimiterStep").contains(state)) {
+          break;
+        }
       }
+      assertThat(state).as("resumed: %s", resumed).isIn("Converged", "LimiterStep");
       TenantQuota after = get("cal");
-      assertThat(after.getStatus().getCalibration().getState()).as("resumed: %s", resumed)
-          .isIn("Converged", "LimiterStep");
       // a move after a restart is allowed (its first period starts before it knew the limit in force): one write each
       assertThat(op.metric("hbaseqos_quota_writes_total")).as("the plain tenant's edit and one write per move")
           .isEqualTo(1 + moves() - movesBeforeRestart);
