@@ -472,9 +472,23 @@ public final class StandaloneHBase implements AutoCloseable {
     return out;
   }
 
+  /**
+   * A port free now, below Linux's ephemeral range (32768-60999): a port the kernel hands out for
+   * {@code bind(0)} or an outbound connection can be taken by another process between this pick and
+   * the server's bind (a CI run: an HBase info server's "Port in use" on 35379), and these cannot.
+   */
   public static int freePort() {
+    for (int attempt = 0; attempt < 200; attempt++) {
+      int port = 20000 + java.util.concurrent.ThreadLocalRandom.current().nextInt(12000);
+      try (ServerSocket s = new ServerSocket()) {
+        s.setReuseAddress(true);
+        s.bind(new java.net.InetSocketAddress(port));
+        return port;
+      } catch (IOException taken) {
+        // in use: another
+      }
+    }
     try (ServerSocket s = new ServerSocket(0)) {
-      s.setReuseAddress(true);
       return s.getLocalPort();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
