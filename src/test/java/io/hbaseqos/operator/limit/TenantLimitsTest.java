@@ -37,17 +37,7 @@ class TenantLimitsTest {
   static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
 
   /** Metrics that are never there: both loops must hold what is in force (fail-static). */
-  static final ClusterMetrics NO_METRICS = new ClusterMetrics() {
-    @Override
-    public CounterReading userCounters(String user, Set<String> ops, Instant notBefore) throws IOException {
-      throw new IOException("info port closed");
-    }
-
-    @Override
-    public UsersMetrics allUserMetrics(Instant notBefore) throws IOException {
-      throw new IOException("info port closed");
-    }
-
+  static final ClusterMetrics NO_METRICS = new Unused("info port closed") {
     @Override
     public double prometheus(String url, String query, Instant notBefore) throws IOException {
       throw new IOException("no Prometheus");
@@ -56,19 +46,29 @@ class TenantLimitsTest {
 
   /** Metrics none of whose sources a test uses; a test's fake overrides the one it serves. */
   abstract static class Unused implements ClusterMetrics {
+    private final String why;
+
+    Unused() {
+      this("not used");
+    }
+
+    Unused(String why) {
+      this.why = why;
+    }
+
     @Override
     public CounterReading userCounters(String user, Set<String> ops, Instant notBefore) throws IOException {
-      throw new IOException("not used");
+      throw new IOException(why);
     }
 
     @Override
     public UsersMetrics allUserMetrics(Instant notBefore) throws IOException {
-      throw new IOException("not used");
+      throw new IOException(why);
     }
 
     @Override
     public double prometheus(String url, String query, Instant notBefore) throws IOException {
-      throw new IOException("not used");
+      throw new IOException(why);
     }
   }
 
