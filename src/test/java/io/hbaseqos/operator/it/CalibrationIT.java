@@ -309,7 +309,11 @@ class CalibrationIT {
    * The two states where the loop stops short of the target on purpose, on real load: T's limit
    * capped by maxLimit far below what the target needs (AtBound: HBase throttles T, the limit stays
    * at the cap), and U given a target five times what it asks for under a limit it never reaches
-   * (DemandLimited: nothing is throttled, so the limit is not raised, no wind-up).
+   * (DemandLimited: nothing is throttled, so the limit is not raised, no wind-up). U's limit is three
+   * times what the server did for both tenants together, not for U alone: once T is capped U takes
+   * what T gave up (3631 ops/s with T free, 7748 with T capped, on a quiet machine), so three times
+   * its share alone left it a margin of 1.4x, and in one CI run the hold ended (Converging) as the
+   * law should once HBase throttles a tenant whose rate moved.
    */
   @Test
   void atItsMaximumTheLoopSaysAtBoundAndForATenantAskingLessItSaysDemandLimitedWithoutRaising() throws Exception {
@@ -319,13 +323,14 @@ class CalibrationIT {
       long u = Math.round(free.uOps());
       System.out.printf(Locale.ROOT, "calibration IT bounds: T %d ops/s, U %d ops/s unthrottled%n", t, u);
       long cap = Math.max(1, t / 8);
+      long both = t + u; // what the server did for both: more than U can do alone with the same threads
       TenantQuota capped = tenant(ns, "capped", "hb", user(load.tUser), t(ThrottleKind.READ_NUMBER, cap + "req/sec"));
       CalibrationSpec c = readsCalibration(t / 2, PERIOD_S, TOLERANCE_PCT);
       c.setMaxLimit(cap);
       capped.getSpec().setCalibration(c);
       TenantQuota asksLess = tenant(ns, "asks-less", "hb", user(load.uUser), t(ThrottleKind.READ_NUMBER,
-          3 * u + "req/sec"));
-      asksLess.getSpec().setCalibration(readsCalibration(5 * u, PERIOD_S, TOLERANCE_PCT));
+          3 * both + "req/sec"));
+      asksLess.getSpec().setCalibration(readsCalibration(5 * both, PERIOD_S, TOLERANCE_PCT));
       k8s.resource(capped).create();
       k8s.resource(asksLess).create();
       await().atMost(90, TimeUnit.SECONDS).pollInterval(2, TimeUnit.SECONDS).untilAsserted(() -> {
@@ -345,7 +350,7 @@ class CalibrationIT {
       assertThat(atBound.getThrottledPercent()).as("HBase refuses T's requests: the throttle binds (over the law's "
           + "0.1%)").isGreaterThan(0.1);
       assertThat(demand.getState()).isEqualTo("DemandLimited");
-      assertThat(demand.getLimit()).as("not raised toward 5x the demand").isEqualTo(3 * u);
+      assertThat(demand.getLimit()).as("not raised toward 5x the demand").isEqualTo(3 * both);
       assertThat(demand.getThrottledPercent()).isLessThan(0.1);
       assertThat(k8s.resources(TenantQuota.class).inNamespace(ns).withName("capped").get().getStatus()
           .condition("Calibrated").orElseThrow().getReason()).isEqualTo("AtBound");
