@@ -41,12 +41,21 @@ package io.hbaseqos.operator.calibration;
  * after a raise that returned under {@link #UNDERPAID} of its predicted gain, raising the limit
  * would not help. The second needs the refused share to agree: while HBase refuses enough of the
  * tenant's requests that serving them would reach the target, the throttle holds it back and the
- * law never says DemandLimited; nor while it refuses a {@link #MATERIAL} share. A raise that paid little then teaches a small elasticity (a flat
- * plant, as scans are) and the next move is sized by it, up to the maximum limit, where AtBound
- * names the refused share and the elasticity. A bursty tenant near its demand, refused 1% at any
- * limit, is still held; so is a flat one whose client backs off on each refusal, which
- * HBase refuses as little. The law says DemandLimited and holds at most {@link #HEADROOM} times the last
- * limit a clean period found throttling the tenant, until its rate there changes.
+ * law never says DemandLimited; nor while it refuses a {@link #MATERIAL} share. A raise that paid
+ * little then teaches a small elasticity (a flat plant, as scans are) and the next move is sized by
+ * it, up to the maximum limit, where AtBound names the refused share and the elasticity. A bursty
+ * tenant near its demand, refused 1% at any limit, is still held; so is a flat one whose client
+ * backs off on each refusal, which HBase refuses as little. The law says DemandLimited and holds at
+ * most {@link #HEADROOM} times the last limit a clean period found throttling the tenant, until its
+ * rate there changes.
+ *
+ * <p>How it is built: a state machine of four named phases ({@link Phase}, its transitions listed
+ * there) under a demand hold that can overlay any of them ({@link DemandHold}); each period goes
+ * through {@link #next}: usable reading, hold, average, then by phase {@link #watch} (converged),
+ * {@link #nearTarget} (averaging near the target) or {@link #move}. Its statistics are classes of
+ * their own: the periods at the limit in force ({@link AtLimit}), the noise ({@link Noise}), the
+ * elasticity and the far end of its next secant ({@link Elasticity}), the bracket
+ * ({@link Bracket}) and the change detector ({@link ChangeDetector}).
  */
 public final class LogNewtonLaw implements ControlLaw {
   public static final String NAME = "ours";
@@ -107,29 +116,34 @@ public final class LogNewtonLaw implements ControlLaw {
   private final Settings s;
   private final double lnT;
   private final double band;
-  /** The elasticity learnt from secants; until the first, the bound {@link #MAX_ELASTICITY}. */
-  private double elasticity = MAX_ELASTICITY;
-  private boolean learnt;
 
-  /** The limit the samples below were taken at (ln), and whether the move to it was large. */
-  private double atLnL = Double.NaN;
-  private boolean firstPending;
-  private boolean dropFirst;
-  private int n;
-  /** Periods measured at this limit, the dropped first one included. */
-  private int seen;
-  private double sum;
-  private double lastX = Double.NaN;
+  // the law's statistics, each a class of its own
+  /** How the rate follows the limit, and the far end of the next secant. */
+  private final Elasticity elasticity = new Elasticity();
+  /** The periods measured at the limit in force. */
+  private final AtLimit at = new AtLimit();
   /** The spread of a period's measurement at a fixed limit. */
   private final Noise noise = new Noise();
-  /** The previous limit's mean measurement, for the secant. */
-  private double prevLnL = Double.NaN;
-  private double prevMean = Double.NaN;
-  private boolean prevBinding;
+  /** Closest limits known to give a rate below / above the band, and the moves that crossed the target. */
+  private final Bracket bracket = new Bracket();
+  /** Watches a converged rate for a real change. */
+  private final ChangeDetector detector = new ChangeDetector();
+  /** The demand-limited hold and the cautious climb after it, which overlay any phase. */
+  private final DemandHold hold = new DemandHold();
 
   /**
-   * Where the loop stands. A move ({@link #moveTo}) ends a convergence; a recheck lasts through
-   * limits set from outside until the loop converges again or moves on its own.
+   * Where the loop stands. Its transitions, each made in one place:
+   * <pre>
+   *   SEEKING, RECHECKING ── average inside the band by {@link #CONFIDENCE} s.e.
+   *                          ({@link #nearTarget}) ──▶ CONVERGED
+   *   SEEKING, RECHECKING ── bracket narrower than {@link #MIN_BRACKET}, measured at its nearer end
+   *                          ({@link #holdNearest}) ──▶ ON_STEP
+   *   CONVERGED, ON_STEP  ── the detector fires, or (CONVERGED) the average is off target
+   *                          ({@link #watch}) ──▶ RECHECKING
+   *   any ── a move of its own ({@link #move}) ──▶ SEEKING
+   *   CONVERGED, ON_STEP  ── a limit set from outside, or a demand hold's move ({@link #moveTo}) ──▶ SEEKING
+   * </pre>
+   * A restart resumes CONVERGED or ON_STEP from status ({@link #resumeConverged}, {@link #resumeLimiterStep}).
    */
   enum Phase {
     /** Moving toward the target, or measuring at a limit before judging it. */
@@ -138,7 +152,7 @@ public final class LogNewtonLaw implements ControlLaw {
     RECHECKING,
     /** Within the band: nothing is written until the detector fires. */
     CONVERGED,
-    /** Holding the nearer side of a step of the rate limiter (Converged or LimiterStep) until the rate there changes. */
+    /** Holding the nearer side of a limiter step (Converged or LimiterStep) until the rate there changes. */
     ON_STEP;
 
     boolean converged() {
@@ -147,29 +161,26 @@ public final class LogNewtonLaw implements ControlLaw {
   }
 
   private Phase phase = Phase.SEEKING;
-  /** The converged rate (ln) the detector watches. */
-  private double reference;
-  /** The converged average (and its sample count) before the recheck: a write needs the rate to differ from it. */
+  /** RECHECKING: the converged average (and its count) before the recheck; a write needs the rate to differ from it. */
   private double recheckFrom;
   private int recheckWeight = 1;
-  private double cusumUp;
-  private double cusumDown;
-  /** Closest limits known to give a rate below / above the band, and the moves that crossed the target. */
-  private final Bracket bracket = new Bracket();
-  /** On a step ({@link Phase#ON_STEP}): the step and why its nearer side is held. */
+  /** ON_STEP: the step and why its nearer side is held. */
   private String nearestText;
   /** The last limit (ln) at which a clean period found HBase throttling the tenant; NaN if none. */
   private double bindLnL = Double.NaN;
-  /** Holding a limit because the tenant's demand, not its throttle, limits it; the rate (ln) it then got. */
-  private boolean held;
-  private double heldRef;
-  /** After a demand-limited hold, raises are at most {@link #HEADROOM} per period until one returns half its prediction. */
-  private boolean cautiousClimb;
   /**
    * The move to the limit in force was a raise made below the target (its first measurement judges
    * whether it paid); any other way of arriving at a limit clears it ({@link #moveTo}).
    */
   private boolean raisedBelow;
+
+  /**
+   * One period's reading at the limit in force {@code limit} ({@code u} its ln): ops/s {@code y} and
+   * its ln {@code x}, the share HBase refused, whether that share binds, whether the period straddles
+   * a large move.
+   */
+  private record Reading(double limit, double u, double y, double x, double share, boolean binding,
+      boolean provisional) {}
 
   public LogNewtonLaw(Settings settings) {
     this.s = settings;
@@ -188,7 +199,7 @@ public final class LogNewtonLaw implements ControlLaw {
   }
 
   public double elasticity() {
-    return elasticity;
+    return elasticity.value();
   }
 
   /** Standard deviation of one period's ln(ops), from the data seen so far blended with the prior. */
@@ -196,12 +207,17 @@ public final class LogNewtonLaw implements ControlLaw {
     return noise.sigma();
   }
 
+  /**
+   * One period: a reading that cannot be used holds the limit; then the demand hold, which overlays
+   * every phase; then the measurement is averaged at its limit and judged by the phase (a converged
+   * loop watches its rate, one near the target waits for a significant average); what is left is a
+   * move.
+   */
   @Override
   public Step next(double limit, Observation obs) {
     double y = obs.ops();
     // only the period right after a large move is partly the old limit's
-    boolean provisional = firstPending && !obs.aligned() && Math.abs(Math.log(limit) - atLnL) <= 1e-9;
-    firstPending = false;
+    boolean provisional = at.takeProvisional(Math.log(limit), obs.aligned());
     if (Double.isNaN(y) || y < 0 || Double.isInfinite(y) || y > s.target() * ABSURD) {
       return new Step(limit, State.MetricsUnavailable, "no usable measurement: holding the limit");
     }
@@ -209,113 +225,140 @@ public final class LogNewtonLaw implements ControlLaw {
       // nothing at all went through: either no demand or a broken source; never drop the limit for it
       return new Step(limit, State.DemandLimited, "the tenant did no operations: holding the limit");
     }
-    double u = Math.log(limit);
-    double x = Math.log(y);
-    boolean binding = Double.isNaN(obs.throttledShare()) || obs.throttledShare() >= NOT_BINDING;
-    if (Double.isNaN(atLnL) || Math.abs(u - atLnL) > 1e-9) {
+    double share = obs.throttledShare();
+    Reading r = new Reading(limit, Math.log(limit), y, Math.log(y), share,
+        Double.isNaN(share) || share >= NOT_BINDING, provisional);
+    if (!at.isAt(r.u())) {
       // the limit in force is not the one we were averaging at (first call, or set from outside)
-      moveTo(u, false);
+      moveTo(r.u(), false);
     }
-    if (binding && !provisional) {
-      bindLnL = u; // the last limit a clean period found holding the tenant back
-    } else if (binding && !Double.isNaN(prevLnL)) {
-      // a period that straddles a move ran under both limits: the lower of the two held the tenant back. (Taking
-      // only clean periods left a loop that moved every period with the first limit it ever measured, and a
-      // demand-limited hold then dropped it to twice that.)
-      bindLnL = Math.min(u, prevLnL);
-    }
-    if (held) {
-      Step hold = whileHeld(limit, x, y, binding, provisional, obs.throttledShare());
-      if (hold != null) {
-        return hold;
+    noteBinding(r);
+    if (hold.held()) {
+      Step held = whileHeld(r);
+      if (held != null) {
+        return held;
       }
     }
-    if (!binding && x < lnT) {
-      return demandLimited(limit, x, y, obs.throttledShare());
+    if (!r.binding() && r.x() < lnT) {
+      return demandLimited(r);
     }
-    // a provisional measurement counts until a second one replaces it
-    if (n == 1 && dropFirst) {
-      n = 0;
-      sum = 0;
-      dropFirst = false;
-    } else if (n > 0) {
-      noise.add(x - lastX);
-    }
-    dropFirst = dropFirst || provisional;
-    lastX = x;
-    seen++;
-    n++;
-    sum += x;
-    if (n == 1) {
-      Step unpaid = learn(limit, binding, x, y, obs.throttledShare());
+    at.add(r.x(), r.provisional(), noise);
+    if (at.n() == 1) {
+      Step unpaid = learn(r);
       if (unpaid != null) {
         return unpaid;
       }
     }
-    double mean = sum / n;
-    double err = lnT - mean;
-
+    double mean = at.mean();
     if (phase.converged()) {
-      // watch for a change of the operating point itself, not for noise around it
-      double sigma = noise();
-      double reference = n > 1 ? (sum - x) / (n - 1) : this.reference;
-      cusumUp = Math.max(0, cusumUp + (x - reference) - ALARM_DRIFT * sigma);
-      cusumDown = Math.max(0, cusumDown + (reference - x) - ALARM_DRIFT * sigma);
-      // and for the average at this limit turning out to be outside the band after all
-      boolean offTarget = phase != Phase.ON_STEP && n >= 4 && Math.abs(lnT - mean) > band + 2 * sigma / Math.sqrt(n);
-      if (!offTarget && cusumUp <= ALARM_SIGMAS * sigma && cusumDown <= ALARM_SIGMAS * sigma) {
-        if (phase == Phase.ON_STEP) {
-          // holding a side of a step: within the tolerance it is a convergence, outside it is not
-          boolean outside = Math.abs(lnT - (n > 1 ? mean : reference)) > band;
-          nearestText = outside && bracket.bracketed() ? nearestReason(n > 1 ? mean : reference) : nearestText;
-          return outside ? new Step(limit, State.LimiterStep, nearestText)
-              : new Step(limit, State.Converged, String.format("%.0f ops/s, target %.0f within %.0f%% (the nearer "
-                  + "side of a step of the rate limiter)", Math.exp(reference), s.target(), s.tolerance() * 100));
-        }
-        return new Step(limit, State.Converged, String.format("%.0f ops/s, target %.0f within %.0f%%",
-            Math.exp(reference), s.target(), s.tolerance() * 100));
+      Step quiet = watch(r, mean);
+      if (quiet != null) {
+        return quiet;
       }
-      // the plant changed: what the bracket says about it is stale
-      bracket.forget();
-      // the rate moved: measure afresh at this limit, at once if it moved far
-      recheckFrom = reference;
-      recheckWeight = n - 1;
-      moveTo(u, false);
-      phase = Phase.RECHECKING;
-      if (Math.abs(lnT - x) <= NEAR_BANDS * band) {
-        return new Step(limit, State.Converging, String.format("%.0f ops/s, target %.0f: the rate changed, "
-            + "measuring again", y, s.target()));
-      }
-      err = lnT - x;
-      mean = x;
-    } else if (Math.abs(err) <= NEAR_BANDS * band) {
-      // near the target one period's noise is a large part of the error: act on averages
-      double se = noise() / Math.sqrt(n);
-      // before converging, corrections aim for the middle of the band; after, only leaving it counts
-      boolean rechecking = phase == Phase.RECHECKING;
-      boolean significant = Math.abs(err) > (rechecking ? band : band / 2) && Math.abs(err) > 2 * se
-          && (!rechecking || Math.abs(mean - recheckFrom) > 2 * noise() * Math.sqrt(1.0 / n + 1.0 / recheckWeight));
-      if (seen == 1 || (provisional && Math.abs(err) <= band)) {
-        return new Step(limit, State.Converging, String.format("%.0f ops/s, target %.0f: measuring once more", y,
-            s.target()));
-      }
-      if (!provisional && !significant && Math.abs(err) + CONFIDENCE * se <= band) {
-        phase = Phase.CONVERGED;
-        reference = mean;
-        cusumUp = 0;
-        cusumDown = 0;
-        return new Step(limit, State.Converged, String.format("%.0f ops/s is within %.0f%% of the target",
-            Math.exp(mean), s.tolerance() * 100));
-      }
-      if (!significant) {
-        return new Step(limit, State.Converging, String.format("%.0f ops/s, target %.0f: measuring once more",
-            Math.exp(mean), s.target()));
+      mean = r.x(); // the rate moved far from the target: this period alone sizes the move
+    } else if (Math.abs(lnT - mean) <= NEAR_BANDS * band) {
+      Step averaging = nearTarget(r, mean);
+      if (averaging != null) {
+        return averaging;
       }
     }
-    if (err > 0 && !binding) {
+    return move(r, mean);
+  }
+
+  /** Remembers the last limit found holding the tenant back. */
+  private void noteBinding(Reading r) {
+    if (r.binding() && !r.provisional()) {
+      bindLnL = r.u(); // the last limit a clean period found holding the tenant back
+    } else if (r.binding() && !Double.isNaN(elasticity.fromLnL())) {
+      // a period that straddles a move ran under both limits: the lower of the two held the tenant back. (Taking
+      // only clean periods left a loop that moved every period with the first limit it ever measured, and a
+      // demand-limited hold then dropped it to twice that.)
+      bindLnL = Math.min(r.u(), elasticity.fromLnL());
+    }
+  }
+
+  /**
+   * CONVERGED or ON_STEP: watch for a change of the operating point itself, not for noise around it,
+   * and (CONVERGED) for the average at this limit turning out to be outside the band after all.
+   * Quiet, it says so; otherwise the loop goes RECHECKING at this limit, and returns null when the
+   * rate moved so far that this period alone must size a move.
+   */
+  private Step watch(Reading r, double mean) {
+    int n = at.n();
+    double sigma = noise();
+    double from = n > 1 ? at.meanBefore(r.x()) : detector.reference();
+    boolean fired = detector.fired(r.x(), from, sigma);
+    boolean offTarget = phase != Phase.ON_STEP && n >= 4 && Math.abs(lnT - mean) > band + 2 * sigma / Math.sqrt(n);
+    if (!offTarget && !fired) {
+      if (phase == Phase.ON_STEP) {
+        // holding a side of a step: within the tolerance it is a convergence, outside it is not
+        double rate = n > 1 ? mean : from;
+        boolean outside = Math.abs(lnT - rate) > band;
+        nearestText = outside && bracket.bracketed() ? nearestReason(rate) : nearestText;
+        return outside ? new Step(r.limit(), State.LimiterStep, nearestText)
+            : new Step(r.limit(), State.Converged, String.format("%.0f ops/s, target %.0f within %.0f%% (the nearer "
+                + "side of a step of the rate limiter)", Math.exp(from), s.target(), s.tolerance() * 100));
+      }
+      return new Step(r.limit(), State.Converged, String.format("%.0f ops/s, target %.0f within %.0f%%",
+          Math.exp(from), s.target(), s.tolerance() * 100));
+    }
+    // the plant changed: what the bracket says about it is stale
+    bracket.forget();
+    // the rate moved: measure afresh at this limit, at once if it moved far
+    recheckFrom = from;
+    recheckWeight = n - 1;
+    moveTo(r.u(), false);
+    phase = Phase.RECHECKING;
+    if (Math.abs(lnT - r.x()) <= NEAR_BANDS * band) {
+      return new Step(r.limit(), State.Converging, String.format("%.0f ops/s, target %.0f: the rate changed, "
+          + "measuring again", r.y(), s.target()));
+    }
+    return null;
+  }
+
+  /**
+   * SEEKING or RECHECKING near the target, where one period's noise is a large part of the error:
+   * act on averages. Converges when the average is inside the band by {@link #CONFIDENCE} standard
+   * errors, measures once more while the difference is not significant; null when it is (a move).
+   */
+  private Step nearTarget(Reading r, double mean) {
+    int n = at.n();
+    double err = lnT - mean;
+    double se = noise() / Math.sqrt(n);
+    // before converging, corrections aim for the middle of the band; after, only leaving it counts
+    boolean rechecking = phase == Phase.RECHECKING;
+    boolean significant = Math.abs(err) > (rechecking ? band : band / 2) && Math.abs(err) > 2 * se
+        && (!rechecking || Math.abs(mean - recheckFrom) > 2 * noise() * Math.sqrt(1.0 / n + 1.0 / recheckWeight));
+    if (at.seen() == 1 || (r.provisional() && Math.abs(err) <= band)) {
+      return new Step(r.limit(), State.Converging, String.format("%.0f ops/s, target %.0f: measuring once more",
+          r.y(), s.target()));
+    }
+    if (!r.provisional() && !significant && Math.abs(err) + CONFIDENCE * se <= band) {
+      phase = Phase.CONVERGED;
+      detector.watch(mean);
+      return new Step(r.limit(), State.Converged, String.format("%.0f ops/s is within %.0f%% of the target",
+          Math.exp(mean), s.tolerance() * 100));
+    }
+    if (!significant) {
+      return new Step(r.limit(), State.Converging, String.format("%.0f ops/s, target %.0f: measuring once more",
+          Math.exp(mean), s.target()));
+    }
+    return null;
+  }
+
+  /**
+   * The move toward the target from the average {@code mean} at the limit in force: a damped Newton
+   * step by the elasticity, at most {@code maxStep}, in the bracket once the loop cycles, held on a
+   * step of the limiter, AtBound at the clamps.
+   */
+  private Step move(Reading r, double mean) {
+    double err = lnT - mean;
+    double limit = r.limit();
+    double u = r.u();
+    if (err > 0 && !r.binding()) {
       return new Step(limit, State.DemandLimited, "below the target without being throttled: holding the limit");
     }
-    if (binding && !provisional && Math.abs(err) > 2 * noise() / Math.sqrt(n)) {
+    if (r.binding() && !r.provisional() && Math.abs(err) > 2 * noise() / Math.sqrt(at.n())) {
       // only a side the noise cannot explain bounds the target
       bracket.narrow(u, mean, err > 0);
     }
@@ -324,37 +367,36 @@ public final class LogNewtonLaw implements ControlLaw {
     if (bracket.onAStep()) {
       return holdNearest(limit, u);
     }
-    double step = (learnt ? GAIN : 1) * err / elasticity; // unlearnt, elasticity is MAX_ELASTICITY
+    // unlearnt, the elasticity is MAX_ELASTICITY and the gain 1
+    double step = (elasticity.learnt() ? GAIN : 1) * err / elasticity.value();
     step = Math.max(-Math.log(s.maxStep()), Math.min(Math.log(s.maxStep()), step));
-    if (cautiousClimb && step > 0) {
+    if (hold.cautious() && step > 0) {
       step = Math.min(step, Math.log(HEADROOM));
     }
     double next = s.clamp(limit * Math.exp(bracket.inBracket(u + step) - u));
     if (next == limit) {
       return new Step(limit, State.AtBound, "the limit is at its " + (err > 0 ? "maximum" : "minimum")
-          + outOfReach(u, err, Math.exp(mean), obs.throttledShare()));
+          + outOfReach(u, err, Math.exp(mean), r.share()));
     }
     phase = Phase.SEEKING;
-    prevLnL = u;
-    prevMean = mean;
-    prevBinding = binding;
+    elasticity.leaving(u, mean, r.binding());
     // the next period's first measurement is still partly this limit's when the move changes ops noticeably
-    moveTo(Math.log(next), Math.abs(Math.log(next) - u) * elasticity > band / 2);
+    moveTo(Math.log(next), Math.abs(Math.log(next) - u) * elasticity.value() > band / 2);
     raisedBelow = next > limit && err > 0;
     boolean atBound = next == s.minLimit() || next == s.maxLimit();
     return new Step(next, atBound ? State.AtBound : State.Converging,
-        String.format("%.0f ops/s, target %.0f: limit %.0f -> %.0f (elasticity %.2f)", y, s.target(), limit, next,
-            elasticity));
+        String.format("%.0f ops/s, target %.0f: limit %.0f -> %.0f (elasticity %.2f)", r.y(), s.target(), limit,
+            next, elasticity.value()));
   }
 
   /**
    * Whether the requests HBase refuses, were they all served, would bring the tenant to its target, or
-   * are a {@link #MATERIAL} share of its requests: then the throttle is what holds it back. Served, they make about {@code ops / (1 - refused
-   * share)}: exactly so for requests that are not sent again, and roughly at most what a client that
-   * waits on each refusal and sends again would do without the throttle (its waits would end too).
-   * When it does not hold, nothing follows: such a client is refused little whatever the hold
-   * (1.4% while capped at an eighth of its demand, CalibrationIT on HBase 2.6.4), and the raise's
-   * pay decides as before. False where HBase does not report what it refuses.
+   * are a {@link #MATERIAL} share of its requests: then the throttle is what holds it back. Served,
+   * they make about {@code ops / (1 - refused share)}: exactly so for requests that are not sent
+   * again, and roughly at most what a client that waits on each refusal and sends again would do
+   * without the throttle (its waits would end too). When it does not hold, nothing follows: such a
+   * client is refused little whatever the hold (1.4% while capped at an eighth of its demand,
+   * CalibrationIT on HBase 2.6.4), and the raise's pay decides as before. False where HBase does not report what it refuses.
    */
   private boolean refusalsExplainTheGap(double x, double share) {
     // a material share refused is a throttle that holds the tenant back, whatever one noisy period read
@@ -376,12 +418,12 @@ public final class LogNewtonLaw implements ControlLaw {
       return "";
     }
     String need = "";
-    if (learnt) {
-      double ratio = Math.exp(err / elasticity);
+    if (elasticity.learnt()) {
+      double e = elasticity.value();
+      double ratio = Math.exp(err / e);
       need = ratio > 100 ? String.format("; by how little its rate follows the limit (elasticity %.2f) it would need "
-          + "over 100 times that", elasticity)
-          : String.format("; by the elasticity learnt (%.2f) it would need about %.0f req/s", elasticity,
-              Math.exp(u) * ratio);
+          + "over 100 times that", e)
+          : String.format("; by the elasticity learnt (%.2f) it would need about %.0f req/s", e, Math.exp(u) * ratio);
     }
     return String.format("; %.0f ops/s is below the target %.0f while HBase refuses %.1f%% of the tenant's requests: "
         + "the target is out of reach below the maximum limit (%.0f req/s)%s", ops, s.target(), share * 100,
@@ -402,9 +444,8 @@ public final class LogNewtonLaw implements ControlLaw {
           + "the throttle: back to limit %.0f, the nearer side, to confirm it", s.target(), Math.exp(lnHold)));
     }
     phase = Phase.ON_STEP;
-    reference = low ? bracket.lowMean() : bracket.highMean();
-    cusumUp = 0;
-    cusumDown = 0;
+    double reference = low ? bracket.lowMean() : bracket.highMean();
+    detector.watch(reference);
     nearestText = nearestReason(reference);
     if (Math.abs(reference - lnT) <= band) {
       // the nearer side measures within the tolerance: a convergence, held quietly like a step's side
@@ -431,8 +472,11 @@ public final class LogNewtonLaw implements ControlLaw {
    * was measured throttling it (a raise that went further, taken before the throttle was seen to
    * stop, is taken back), so a tenant whose demand returns is not left effectively unthrottled.
    */
-  private Step demandLimited(double limit, double x, double y, double share) {
-    double cap = holdAtMost(limit, Math.exp(bindLnL) * HEADROOM, x);
+  private Step demandLimited(Reading r) {
+    double limit = r.limit();
+    double y = r.y();
+    double share = r.share();
+    double cap = holdAtMost(limit, Math.exp(bindLnL) * HEADROOM, r.x());
     if (cap < limit) {
       return new Step(cap, State.DemandLimited, String.format("%.0f ops/s is below the target %.0f and HBase throttles "
           + "%.1f%% of the tenant's requests: it asks for less. Limit %.0f -> %.0f req/s, %.0fx the last limit at "
@@ -449,28 +493,27 @@ public final class LogNewtonLaw implements ControlLaw {
    * (its demand changed): the law then acts again, raising by at most {@link #HEADROOM} per period
    * until a raise pays. Otherwise the limit stays (null: proceed with the ordinary law).
    */
-  private Step whileHeld(double limit, double x, double y, boolean binding, boolean provisional, double share) {
-    if (x >= lnT - band) {
-      held = false;
+  private Step whileHeld(Reading r) {
+    if (r.x() >= lnT - band) {
+      hold.end();
       return null;
     }
-    if (!binding) {
+    if (!r.binding()) {
       return null; // demandLimited() holds it
     }
-    if ((!provisional || share >= MATERIAL) && refusalsExplainTheGap(x, share)) {
+    if ((!r.provisional() || r.share() >= MATERIAL) && refusalsExplainTheGap(r.x(), r.share())) {
       // HBase now refuses enough of the tenant's requests at the held limit to reach the target: its demand came back
-      held = false;
-      cautiousClimb = true;
+      hold.endToClimb();
       return null;
     }
     double moved = Math.max(band, 3 * noise());
-    if (!provisional && Math.abs(x - heldRef) > moved) {
-      held = false;
-      cautiousClimb = true;
+    if (!r.provisional() && Math.abs(r.x() - hold.ref()) > moved) {
+      hold.endToClimb();
       return null;
     }
-    return new Step(limit, State.DemandLimited, String.format("%.0f ops/s, target %.0f: raising the limit stopped "
-        + "paying, so it is held at %.0f req/s until the tenant's rate here changes", y, s.target(), limit));
+    return new Step(r.limit(), State.DemandLimited, String.format("%.0f ops/s, target %.0f: raising the limit "
+        + "stopped paying, so it is held at %.0f req/s until the tenant's rate here changes", r.y(), s.target(),
+        r.limit()));
   }
 
   /**
@@ -482,9 +525,7 @@ public final class LogNewtonLaw implements ControlLaw {
   public void resumeConverged(double limit, double observedOps) {
     moveTo(Math.log(limit), false);
     phase = Phase.CONVERGED;
-    reference = Math.log(observedOps);
-    cusumUp = 0;
-    cusumDown = 0;
+    detector.watch(Math.log(observedOps));
   }
 
   /**
@@ -501,26 +542,16 @@ public final class LogNewtonLaw implements ControlLaw {
   /** A loop started again at a limit its predecessor held DemandLimited, where it measured {@code observedOps}. */
   public void resumeDemandLimited(double limit, double observedOps) {
     moveTo(Math.log(limit), false);
-    held = true;
-    heldRef = Math.log(observedOps);
+    hold.enter(Math.log(observedOps));
   }
 
   /** The elasticity a predecessor learnt (kept in status): the first move after a restart need not be cautious. */
   public void resumeElasticity(double learntElasticity) {
-    if (learntElasticity >= MIN_ELASTICITY && learntElasticity <= MAX_ELASTICITY) {
-      elasticity = learntElasticity;
-      learnt = true;
-    }
+    elasticity.resume(learntElasticity);
   }
 
   private void moveTo(double lnL, boolean large) {
-    atLnL = lnL;
-    firstPending = large;
-    dropFirst = false;
-    n = 0;
-    seen = 0;
-    sum = 0;
-    lastX = Double.NaN;
+    at.restart(lnL, large);
     if (phase.converged()) {
       phase = Phase.SEEKING;
     }
@@ -531,35 +562,31 @@ public final class LogNewtonLaw implements ControlLaw {
   /**
    * Secant between the previous limit's mean and this one's first measurement. A raise made below
    * the target that gained less than {@link #UNDERPAID} of what the elasticity known before it
-   * predicted did not pay (judged on raises whose predicted gain is over four noise deviations): the tenant's demand, not its
-   * throttle, limits it, so the climb stops there: held at most {@link #HEADROOM} times the limit
-   * before the raise. Returns that hold, or null.
+   * predicted did not pay (judged on raises whose predicted gain is over four noise deviations): the
+   * tenant's demand, not its throttle, limits it, so the climb stops there: held at most
+   * {@link #HEADROOM} times the limit before the raise. Returns that hold, or null.
    */
-  private Step learn(double limit, boolean binding, double x, double y, double share) {
+  private Step learn(Reading r) {
     boolean judge = raisedBelow;
     raisedBelow = false;
-    if (!binding || !prevBinding || Double.isNaN(prevLnL)) {
-      return null;
-    }
-    double du = atLnL - prevLnL;
-    if (Math.abs(du) < 0.02) {
+    double du = elasticity.span(at.lnL(), r.binding());
+    if (Double.isNaN(du)) {
       return null;
     }
     // what the raise should have gained: by the learnt elasticity, or by a typical one before any was
     // learnt (the first move's elasticity of 1 is a bound for not overshooting, not a prediction)
-    double predicted = learnt ? elasticity : TYPICAL_ELASTICITY;
-    double measured = Math.max(MIN_ELASTICITY, Math.min(MAX_ELASTICITY, (x - prevMean) / du));
-    // a scalar Kalman update: a secant over a small move is mostly noise
-    double secantVariance = 2 * noise() * noise() / (du * du);
-    double w = ELASTICITY_SPREAD * ELASTICITY_SPREAD / (ELASTICITY_SPREAD * ELASTICITY_SPREAD + secantVariance);
-    elasticity = (1 - w) * elasticity + w * measured;
-    learnt = true;
+    double predicted = elasticity.learnt() ? elasticity.value() : TYPICAL_ELASTICITY;
+    double x = r.x();
+    elasticity.learn(x, du, noise());
     if (!judge || x >= lnT - band) {
       return null;
     }
-    double gained = x - prevMean;
+    double gained = x - elasticity.fromMean();
+    double y = r.y();
+    double share = r.share();
+    double limit = r.limit();
     // returns diminishing (under half the prediction): nearing the demand, so climb at most x2 a period
-    cautiousClimb = cautiousClimb && gained < 0.5 * predicted * du;
+    hold.stayCautiousIf(gained < 0.5 * predicted * du);
     if (refusalsExplainTheGap(x, share)) {
       // what HBase refuses is enough to reach the target: the throttle holds the tenant back, not its
       // demand, whatever the raise gained. A raise that paid little is a flat plant (as scans are):
@@ -570,15 +597,15 @@ public final class LogNewtonLaw implements ControlLaw {
     if (gained >= UNDERPAID * predicted * du || predicted * du <= 4 * noise() * Math.sqrt(2)) {
       return null;
     }
-    double hold = holdAtMost(limit, Math.exp(prevLnL) * HEADROOM, x);
+    double held = holdAtMost(limit, Math.exp(elasticity.fromLnL()) * HEADROOM, x);
+    String refused = Double.isNaN(share) ? "" : String.format(", and HBase refuses %.1f%% of its requests, so with "
+        + "none refused it would do about %.0f ops/s", share * 100, y / (1 - share));
     String why = String.format("raising the limit from %.0f to %.0f req/s gained %.1f%% ops (%.0f ops/s, target %.0f), "
-        + "under a third of what the tenant's elasticity predicted%s: its demand, not its throttle, limits it", Math.exp(
-        prevLnL), limit, (Math.exp(gained) - 1) * 100, y, s.target(), Double.isNaN(share) ? "" : String.format(
-        ", and HBase refuses %.1f%% of its requests, so with none refused it would do about %.0f ops/s", share * 100,
-        y / (1 - share)));
-    if (hold < limit) {
-      return new Step(hold, State.DemandLimited, why + String.format("; limit %.0f -> %.0f, %.0fx the last one that "
-          + "paid", limit, hold, HEADROOM));
+        + "under a third of what the tenant's elasticity predicted%s: its demand, not its throttle, limits it",
+        Math.exp(elasticity.fromLnL()), limit, (Math.exp(gained) - 1) * 100, y, s.target(), refused);
+    if (held < limit) {
+      return new Step(held, State.DemandLimited, why + String.format("; limit %.0f -> %.0f, %.0fx the last one that "
+          + "paid", limit, held, HEADROOM));
     }
     return new Step(limit, State.DemandLimited, why + "; holding the limit");
   }
@@ -589,19 +616,18 @@ public final class LogNewtonLaw implements ControlLaw {
    * move, and no secant is taken across it). Returns the limit held.
    */
   private double holdAtMost(double limit, double cap, double x) {
-    held = true;
-    heldRef = x;
+    hold.enter(x);
     double c = Double.isNaN(cap) ? limit : s.clamp(cap);
     if (c >= limit * (1 - 1e-9)) {
       return limit;
     }
-    prevBinding = false;
+    elasticity.noSecantFromHere();
     moveTo(Math.log(c), true);
     return c;
   }
 
   /** Elasticity learnt from the loop's moves; NaN while none has taught it. */
   public double learntElasticity() {
-    return learnt ? elasticity : Double.NaN;
+    return elasticity.learntOrNaN();
   }
 }
