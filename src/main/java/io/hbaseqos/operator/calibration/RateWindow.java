@@ -48,29 +48,29 @@ public final class RateWindow {
     if (counters.isEmpty()) {
       return new Result(Observation.missing(), "no RegionServer reported metrics");
     }
-    long ops = 0;
+    long succeeded = 0;
     long throttled = 0;
-    long throttledInOps = 0;
     for (var e : counters.entrySet()) {
       ServerCounters p = prev.get(e.getKey());
       ServerCounters c = e.getValue();
       if (p == null) {
         return new Result(Observation.missing(), "RegionServer " + e.getKey() + " is new since the last measurement");
       }
-      if (c.ops() < p.ops() || c.throttled() < p.throttled() || c.throttledCountedAsOps() < p.throttledCountedAsOps()) {
+      if (c.ops() < p.ops() || c.throttled() < p.throttled() || c.throttledCountedAsOps() < p.throttledCountedAsOps()
+          || c.gets() < p.gets()) {
         return new Result(Observation.missing(), "counters of RegionServer " + e.getKey()
             + " went down (server restart or per-user metrics evicted)");
       }
-      ops += c.ops() - p.ops();
+      // the refused requests HBase also recorded as operations come out: at most as many as the Gets it recorded
+      succeeded += ServerCounters.succeeded(c.ops() - p.ops(), c.throttledCountedAsOps() - p.throttledCountedAsOps(),
+          c.gets() - p.gets());
       throttled += c.throttled() - p.throttled();
-      throttledInOps += c.throttledCountedAsOps() - p.throttledCountedAsOps();
     }
     for (String gone : prev.keySet()) {
       if (!counters.containsKey(gone)) {
         return new Result(Observation.missing(), "RegionServer " + gone + " stopped reporting");
       }
     }
-    long succeeded = Math.max(0, ops - Math.min(ops, throttledInOps));
     double attempted = succeeded + throttled;
     double share = attempted == 0 ? 0 : throttled / attempted;
     return new Result(new Observation(succeeded / seconds, share), null);

@@ -487,13 +487,19 @@ final class RegionServerMetrics {
    * The user's counters from one server's metrics: operations from {@code User_<u>_metric_<op>_num_ops}
    * and throttled requests from {@code RpcThrottlingException_Type_*_User_<u>_Table_*} (2.6.4+;
    * absent before, which reads as none). Throttled Gets are also recorded as Gets, so the
-   * read-type throttles are reported as counted in ops. Pure.
+   * read-type throttles are reported as counted in ops, at most as many as the Gets: a refused scan
+   * is recorded as one Get (measured on 2.6.4), not as a scan, and the throttling counters do not say
+   * which operation was refused.
+   * Pure.
    */
   static ServerCounters counters(Map<String, Double> values, String user, Set<String> ops) {
     String u = sanitize(user);
     long n = 0;
+    long gets = 0;
     for (String op : ops) {
-      n += Math.round(values.getOrDefault(prometheusName("Users", "User_" + u + "_metric_" + op + "_num_ops"), 0.0));
+      long c = Math.round(values.getOrDefault(prometheusName("Users", "User_" + u + "_metric_" + op + "_num_ops"), 0.0));
+      n += c;
+      gets += "get".equals(op) ? c : 0;
     }
     String marker = userMarker(user) + "table_";
     long throttled = 0;
@@ -511,7 +517,7 @@ final class RegionServerMetrics {
         }
       }
     }
-    return new ServerCounters(n, throttled, GET_RECORDS_PER_THROTTLE * readThrottled);
+    return new ServerCounters(n, throttled, GET_RECORDS_PER_THROTTLE * readThrottled, gets);
   }
 
   /** HBase's metric names replace these characters of a user name with '_'. */

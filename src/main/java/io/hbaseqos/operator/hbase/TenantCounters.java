@@ -1,9 +1,11 @@
 package io.hbaseqos.operator.hbase;
 
+import io.hbaseqos.operator.calibration.ServerCounters;
 import io.hbaseqos.operator.quota.Subject;
 import io.hbaseqos.operator.usage.Counts;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A subject's cumulative counters on one RegionServer, from the metrics it already exports: a
@@ -29,7 +31,8 @@ public final class TenantCounters {
         var w = RegionServerMetrics.counters(values, s.user(), UserOperations.WRITES);
         // the throttling counters are the user's over every type; counted once
         // raw counters, so that a restart is told from throttled requests of other types
-        yield new Counts(r.ops(), w.ops(), r.throttled(), null, r.throttledCountedAsOps());
+        // refused requests recorded among the reads: at most its Gets (a refused scan is not recorded as one)
+        yield new Counts(r.ops(), w.ops(), r.throttled(), null, r.ops() - r.succeeded());
       }
       case TABLE -> table(values, s.effectiveNamespace(), s.tableQualifier());
       case NAMESPACE -> namespace(values, s.namespace());
@@ -43,6 +46,7 @@ public final class TenantCounters {
    */
   public static Counts allUsers(Map<String, Double> values) {
     long reads = suffixed(values, ALL_READS);
+    long gets = suffixed(values, ALL_GETS);
     long writes = suffixed(values, ALL_WRITES);
     long throttled = 0;
     long readThrottled = 0;
@@ -58,7 +62,9 @@ public final class TenantCounters {
         }
       }
     }
-    return new Counts(reads, writes, throttled, null, RegionServerMetrics.GET_RECORDS_PER_THROTTLE * readThrottled);
+    long refusedInReads = reads - ServerCounters.succeeded(reads,
+        RegionServerMetrics.GET_RECORDS_PER_THROTTLE * readThrottled, gets);
+    return new Counts(reads, writes, throttled, null, refusedInReads);
   }
 
   /** A metric name's start and end around the user's name, e.g. of every user's reads. */
@@ -75,6 +81,7 @@ public final class TenantCounters {
   }
 
   private static final List<Probe> ALL_READS = Probe.of(UserOperations.READS);
+  private static final List<Probe> ALL_GETS = Probe.of(Set.of("get"));
   private static final List<Probe> ALL_WRITES = Probe.of(UserOperations.WRITES);
   /** What comes before a user's name in its throttling counters' names. */
   private static final String USER_MARK = RegionServerMetrics.userMarker("q").replaceAll("q_$", "");

@@ -159,12 +159,12 @@ public record UsersMetrics(Map<String, Map<String, Double>> servers, Map<String,
     return n;
   }
 
-  /** Per server, the user's cumulative successful operations (throttled Gets taken out). */
+  /** Per server, the user's cumulative successful operations (throttled Gets taken out, never its scans). */
   public Map<String, Long> ops(String user, Set<String> ops) {
     Map<String, Long> out = new LinkedHashMap<>();
     servers.forEach((server, values) -> {
       var c = RegionServerMetrics.counters(values, user, ops);
-      out.put(server, c.ops() - c.throttledCountedAsOps());
+      out.put(server, c.succeeded());
     });
     return out;
   }

@@ -30,6 +30,28 @@ class RateWindowTest {
         "rs2", new ServerCounters(10_000, 0, 0)))).problem()).contains("no time passed");
   }
 
+  /**
+   * HBase records a refused Get as two Gets and a refused scan as one Get, never as a scan: of a scan
+   * tenant's reads only those Gets come out (2,000 scans and 1,500 refusals recorded as 1,500 Gets:
+   * twice the refusals would leave none), and one that does both loses at most its Gets.
+   */
+  @Test
+  void refusalsComeOutOfTheGetsHBaseRecordedNeverOutOfScans() {
+    RateWindow scans = new RateWindow();
+    scans.next(at(0, Map.of("rs1", new ServerCounters(0, 0, 0, 0))));
+    RateWindow.Result r = scans.next(at(10, Map.of("rs1", new ServerCounters(3_500, 1_500, 3_000, 1_500))));
+    assertThat(r.observation().ops()).isEqualTo(200.0);
+    assertThat(r.observation().throttledShare()).isEqualTo(1_500 / 3_500.0);
+
+    RateWindow both = new RateWindow();
+    both.next(at(0, Map.of("rs1", new ServerCounters(100, 0, 0, 100))));
+    // 1,000 more Gets and 2,000 more scans recorded, 800 refusals (1,600 records if all were Gets)
+    RateWindow.Result m = both.next(at(10, Map.of("rs1", new ServerCounters(3_100, 800, 1_600, 1_100))));
+    assertThat(m.observation().ops()).as("at most the 1,000 Gets come out").isEqualTo((3_000 - 1_000) / 10.0);
+    assertThat(new ServerCounters(3_000, 800, 1_600, 1_000).succeeded()).isEqualTo(2_000);
+    assertThat(new ServerCounters(3_000, 800, 1_600).succeeded()).as("every operation may be a Get").isEqualTo(1_400);
+  }
+
   @Test
   void resetsNewAndVanishedServersMakeThePeriodMissingAndRestartTheBaseline() {
     RateWindow w = new RateWindow();
