@@ -22,6 +22,7 @@ import io.hbaseqos.operator.support.OperatorHarness;
 import io.hbaseqos.operator.support.PrometheusServer;
 import io.hbaseqos.operator.support.QuotaTableRaw;
 import io.hbaseqos.operator.support.StandaloneHBase;
+import io.hbaseqos.operator.support.UserRecords;
 import io.hbaseqos.operator.support.ycsb.CalibrationRun;
 import io.hbaseqos.operator.support.ycsb.TwoTenants;
 import java.nio.file.Files;
@@ -119,6 +120,38 @@ class CalibrationIT {
     assertThat(held.getStatus().getCalibration().getMoves()).isEqualTo(done.getStatus().getCalibration().getMoves());
     assertThat(held.getStatus().getCalibration().getLimit()).isEqualTo(done.getStatus().getCalibration().getLimit());
     assertThat(operator.hbaseCalls(key, "setQuota")).as("a converged loop writes nothing to HBase").isEqualTo(writes);
+  }
+
+  /**
+   * The reference's analytical tenant: T scans 100 rows an operation. On HBase 2.6.4 a READ_NUMBER
+   * throttle admits about one such scan per request (one call fetches the rows), so from a third of
+   * its target the loop climbs and converges like a reader's. What it counts is what HBase did for
+   * T: its scans, with the Gets HBase records for refused scans (one each) taken out, not twice its
+   * refusals.
+   */
+  @Test
+  void aScanTenantIsCalibratedFromTheScansHBaseDidForIt() throws Exception {
+    try (TwoTenants load = TwoTenants.start(StandaloneHBase.shared().clientConfiguration(), "calibration_usertable",
+        2000, "u-scan-" + ns, "t-scan-" + ns, 2, 100)) {
+      load.measure(5); // warm up
+      TwoTenants.Sample free = load.measure(8);
+      System.out.printf(Locale.ROOT, "calibration IT scan: T %.0f scans/s of 100 rows, U %.0f reads/s, unthrottled%n",
+          free.tOps(), free.uOps());
+      assertThat(free.tOps()).as("the tenant must do real work unthrottled").isGreaterThan(100);
+      long target = Math.round(free.tOps() / 2);
+      calibrate("scan", load, target, target / 3, c -> c.setSource(CalibrationSpec.Source.HBase));
+      int info = StandaloneHBase.shared().regionServerInfoPort();
+      UserRecords before = UserRecords.read(info, load.tUser);
+      TwoTenants.Sample held = load.measure(PERIOD_S);
+      UserRecords after = UserRecords.read(info, load.tUser);
+      System.out.printf(Locale.ROOT, "calibration IT scan: converged at %d req/sec; over %.0f s T's client counted "
+          + "%.0f scans/s, HBase recorded gets / scans / refused %s per s%n", calibration("scan").getLimit(),
+          held.seconds(), held.tOps(), after.ratesSince(before, held.seconds()));
+      double scans = (after.scans() - before.scans()) / held.seconds();
+      assertThat(scans).as("HBase records one scan call per scan").isBetween(held.tOps() * 0.9, held.tOps() * 1.1);
+      assertThat(calibration("scan").getObservedOpsPerSecond()).as("the loop counts the scans HBase recorded")
+          .isBetween(scans * 0.9, scans * 1.1);
+    }
   }
 
   @Test

@@ -60,6 +60,17 @@ public final class TenantLoad implements AutoCloseable, TenantDB.Outcomes {
     return p;
   }
 
+  /** The same workload scanning {@code length} rows per operation from a random key instead of reading one. */
+  public static Properties scanWorkload(Properties read, int length) {
+    Properties p = new Properties();
+    p.putAll(read);
+    p.setProperty("readproportion", "0");
+    p.setProperty("scanproportion", "1");
+    p.setProperty("minscanlength", String.valueOf(length));
+    p.setProperty("maxscanlength", String.valueOf(length));
+    return p;
+  }
+
   /** Creates the table (if missing) and loads it with YCSB's insert phase, as the given user. */
   public static void load(Configuration conf, String user, Properties workload) throws Exception {
     load(conf, user, workload, new byte[0][]);

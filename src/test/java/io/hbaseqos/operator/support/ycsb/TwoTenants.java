@@ -49,10 +49,20 @@ public final class TwoTenants implements AutoCloseable {
    */
   public static TwoTenants start(Configuration conf, String table, int records, String uUser, String tUser,
       int threads) throws Exception {
+    return start(conf, table, records, uUser, tUser, threads, 0);
+  }
+
+  /**
+   * The same, T scanning {@code scanLength} rows per operation instead of reading one (0: reads), as
+   * the reference benchmark's analytical tenant does; U reads.
+   */
+  public static TwoTenants start(Configuration conf, String table, int records, String uUser, String tUser,
+      int threads, int scanLength) throws Exception {
     Properties workload = TenantLoad.readWorkload(table, records);
     TenantLoad.load(conf, "loader", workload);
     TenantLoad u = TenantLoad.start(conf, uUser, workload, threads);
-    TenantLoad t = TenantLoad.start(conf, tUser, workload, threads);
+    TenantLoad t = TenantLoad.start(conf, tUser, scanLength > 0 ? TenantLoad.scanWorkload(workload, scanLength)
+        : workload, threads);
     return new TwoTenants(uUser, tUser, u, t);
   }
 
