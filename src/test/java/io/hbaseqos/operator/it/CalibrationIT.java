@@ -344,9 +344,9 @@ class CalibrationIT {
    * at the cap), and U given a target five times what it asks for under a limit it never reaches
    * (DemandLimited: nothing is throttled, so the limit is not raised, no wind-up). U's limit is three
    * times what the server did for both tenants together, not for U alone: once T is capped U takes
-   * what T gave up (3631 ops/s with T free, 7748 with T capped, on a quiet machine), so three times
-   * its share alone left it a margin of 1.4x, and in one CI run the hold ended (Converging) as the
-   * law should once HBase throttles a tenant whose rate moved.
+   * what T gave up (3631 ops/s with T free, 7748 with T capped, in a run beside a Go build), so
+   * three times its share alone left it a margin of 1.4x, and in one CI run the hold ended
+   * (Converging), as the law should once HBase throttles a tenant whose rate moved.
    */
   @Test
   void atItsMaximumTheLoopSaysAtBoundAndForATenantAskingLessItSaysDemandLimitedWithoutRaising() throws Exception {
