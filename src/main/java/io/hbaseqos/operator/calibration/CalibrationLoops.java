@@ -13,16 +13,21 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code spec.calibration} starts a new loop.
  *
  * <p>Readings are aligned with the limit that produced them: after a write the loop comes back
- * {@link #IN_FORCE} later, when the RegionServers hold the new quota, and takes a fresh baseline
- * there (from a source that reads counters as they are at that moment), so the next period
- * measures the new limit alone; the law is told so and uses it at once.
+ * when every RegionServer holds the new quota ({@link #IN_FORCE} after it since HBase 2.6.3, which
+ * reloads quotas on a write; before, {@link #IN_FORCE} after the cluster's quota refresh period has
+ * passed too) and takes a fresh baseline there (from a source that reads counters as they are at
+ * that moment), so the next period measures the new limit alone; the law is told so and uses it at
+ * once. Measured too early, a period would be the old limit's, and a raise would look as if it had
+ * paid nothing.
  */
 @ApplicationScoped
 public class CalibrationLoops {
   /**
-   * From a quota write until every RegionServer enforces it: since HBase 2.6.3 a write reloads
-   * the quota cache at once (a procedure, measured under a second on 2.6.4); before, the refresh
-   * period, which RefreshPeriodCheck asks to keep short.
+   * From a quota write until every RegionServer enforces it, beyond the cluster's quota refresh
+   * period where HBase does not reload quotas on a write: since HBase 2.6.3 a write reloads the
+   * quota cache at once (a procedure, measured under a second on 2.6.4); before, a RegionServer
+   * picks the quota up at its next refresh (the {@code quotaInForce} of {@link #step}), which
+   * RefreshPeriodCheck asks to keep short, and this covers its read of {@code hbase:quota}.
    */
   public static final Duration IN_FORCE = Duration.ofSeconds(2);
 
@@ -162,12 +167,17 @@ public class CalibrationLoops {
    */
   public Outcome step(String tenant, String specKey, CalibrationPlan plan, long statusLimit, Source source,
       Instant now) {
-    return step(tenant, specKey, plan, statusLimit, null, source, now);
+    return step(tenant, specKey, plan, statusLimit, null, Duration.ZERO, source, now);
   }
 
-  /** As {@link #step(String, String, CalibrationPlan, long, Source, Instant)}, resuming a state a new loop reports. */
+  /**
+   * As {@link #step(String, String, CalibrationPlan, long, Source, Instant)}, resuming a state a new loop
+   * reports, on a cluster whose RegionServers may enforce a written quota only {@code quotaInForce}
+   * after the write (their refresh period before HBase 2.6.3; zero when they reload on a write).
+   */
   public Outcome step(String tenant, String specKey, CalibrationPlan plan, long statusLimit, Resume resume,
-      Source source, Instant now) {
+      Duration quotaInForce, Source source, Instant now) {
+    Duration inForce = IN_FORCE.plus(quotaInForce == null || quotaInForce.isNegative() ? Duration.ZERO : quotaInForce);
     Loop loop = loops.compute(tenant, (k, l) -> {
       if (l != null && l.key.equals(specKey)) {
         return l;
@@ -202,7 +212,9 @@ public class CalibrationLoops {
         if (source.measure(loop.window, now, loop.baselineAsked.minus(SHARED)).pending()) {
           return pending(loop, limitInForce, now);
         }
-        loop.due = now.plus(plan.period()).plus(loop.firstPeriodExtra);
+        // the first period is discarded: it straddles the first write, and lasts until that write is in force
+        Duration first = plan.period().compareTo(inForce) >= 0 ? plan.period() : inForce;
+        loop.due = now.plus(first).plus(loop.firstPeriodExtra);
         return waiting(loop, limitInForce);
       }
       if (now.isBefore(loop.due)) {
@@ -244,7 +256,7 @@ public class CalibrationLoops {
       loop.last = obs;
       loop.limit = next;
       if (next != limitInForce) {
-        loop.rebase = now.plus(IN_FORCE);
+        loop.rebase = now.plus(inForce);
         loop.due = loop.rebase;
       }
       return new Outcome(true, next, next != limitInForce, loop.state, loop.reason, obs, loop.due,

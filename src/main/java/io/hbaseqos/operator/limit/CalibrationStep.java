@@ -67,14 +67,20 @@ final class CalibrationStep {
     return new Outcome(plan.apply(desired, inForce), old.getCalibration(), condition, List.of(), null, null);
   }
 
-  Outcome step(Tenant tenant, SubjectQuota desired, ClusterMetrics metrics, Instant now) {
+  /**
+   * @param quotaInForce how long after a quota write its RegionServers may still enforce the old quota
+   *     (the quota refresh period before HBase 2.6.3; zero when they reload quotas on a write)
+   * @param countsRefusals whether they count the requests they refuse a user (HBase 2.6.4+)
+   */
+  Outcome step(Tenant tenant, SubjectQuota desired, Duration quotaInForce, boolean countsRefusals,
+      ClusterMetrics metrics, Instant now) {
     TenantQuotaSpec spec = tenant.spec();
     TenantQuotaStatus old = tenant.status();
     CalibrationPlan plan = CalibrationPlan.of(spec);
     CalibrationLoops.Outcome out = loops.step(tenant.uid(), specKey(spec.getCalibration()) + "/" + plan.scope(), plan,
         plan.limitInForce(desired, old.getCalibration()),
         CalibrationLoops.Resume.of(old.getCalibration(), Conditions.reason(old, Conditions.CALIBRATED)),
-        source(spec, metrics), now);
+        quotaInForce, source(spec, metrics, countsRefusals), now);
     CalibrationStatus cs = CalibrationReport.next(old.getCalibration(), plan, out, now);
     String before = old.getCalibration() == null ? null : old.getCalibration().getState();
     ControlLaw.State state = out.state();
@@ -124,9 +130,12 @@ final class CalibrationStep {
   /**
    * Measures one calibration period from HBase's per-user RegionServer metrics or from Prometheus.
    * Neither runs in the cluster's HBase call pool: a failing read is the tenant's
-   * {@code MetricsUnavailable}, never the cluster's back-off.
+   * {@code MetricsUnavailable}, never the cluster's back-off. Where the RegionServers do not count
+   * the requests they refuse a user ({@code countsRefusals} false: before HBase 2.6.4), the refused
+   * share is unknown (NaN), not none: read as none, a tenant held at its limit would look as if it
+   * asked for no more.
    */
-  static CalibrationLoops.Source source(TenantQuotaSpec spec, ClusterMetrics metrics) {
+  static CalibrationLoops.Source source(TenantQuotaSpec spec, ClusterMetrics metrics, boolean countsRefusals) {
     CalibrationSpec c = spec.getCalibration();
     if (c.getSource() == CalibrationSpec.Source.Prometheus) {
       CalibrationSpec.PrometheusSource p = c.getPrometheus();
@@ -158,9 +167,9 @@ final class CalibrationStep {
         CounterReading reading = metrics.userCounters(user, ops, notBefore);
         RateWindow.Result r = window.next(reading);
         if (r.usable()) {
+          Observation o = countsRefusals ? r.observation() : new Observation(r.observation().ops(), Double.NaN);
           // /jmx (where /prometheus is not served) lags: its readings are not aligned with a write
-          return reading.sampled() ? CalibrationLoops.Measurement.pointInTime(r.observation())
-              : CalibrationLoops.Measurement.of(r.observation());
+          return reading.sampled() ? CalibrationLoops.Measurement.pointInTime(o) : CalibrationLoops.Measurement.of(o);
         }
         return r.baseline() ? CalibrationLoops.Measurement.baselineOnly()
             : CalibrationLoops.Measurement.failed(r.problem());

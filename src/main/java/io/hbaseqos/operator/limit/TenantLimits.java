@@ -36,6 +36,14 @@ public final class TenantLimits {
     default java.time.Duration quotaInForce(String clusterKey) {
       return java.time.Duration.ZERO;
     }
+
+    /**
+     * Whether the cluster's RegionServers count the requests they refuse a user (HBase 2.6.4+); where
+     * they do not, a calibrated tenant's refused share is unknown, never read as none.
+     */
+    default boolean countsRefusals(String clusterKey) {
+      return true;
+    }
   }
 
   private final CalibrationStep calibration;
@@ -58,9 +66,12 @@ public final class TenantLimits {
     List<Decision.Note> notes = new ArrayList<>();
     Duration retry = null;
 
+    // both loops measure a written limit only once every RegionServer enforces it
+    Duration inForce = spec.getQos() != null || spec.getCalibration() != null
+        ? peers.quotaInForce(tenant.clusterKey()) : Duration.ZERO;
     ProtectionStep.Outcome shed = null;
     if (spec.getQos() != null) {
-      shed = protection.step(tenant, peers.qosTenants(tenant.clusterKey()), peers.quotaInForce(tenant.clusterKey()),
+      shed = protection.step(tenant, peers.qosTenants(tenant.clusterKey()), inForce,
           metrics, now);
       conditions.addAll(shed.conditions());
       notes.addAll(shed.notes());
@@ -75,7 +86,8 @@ public final class TenantLimits {
     CalibrationStep.Outcome cal = null;
     if (spec.getCalibration() != null) {
       cal = shed != null && shed.shed() ? calibration.held(tenant, desired, shed.limit(), shed.qos().getHeldBy())
-          : calibration.step(tenant, desired, metrics, now);
+          : calibration.step(tenant, desired, inForce,
+              peers.countsRefusals(tenant.clusterKey()), metrics, now);
       conditions.add(cal.condition());
       notes.addAll(cal.notes());
       retry = earlier(retry, cal.retry());

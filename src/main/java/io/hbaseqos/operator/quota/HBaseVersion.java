@@ -44,6 +44,15 @@ public record HBaseVersion(int major, int minor, int patch) implements Comparabl
     return minor >= 7 || (minor == 6 && patch >= 8);
   }
 
+  /**
+   * Whether a release, as a cluster reports it, counts per user and table the requests it refuses with
+   * a throttling exception ({@code RpcThrottlingException_Type_*_User_*}, 2.6.4+): before, nothing says
+   * how many of a tenant's requests were refused. False when the version is not known.
+   */
+  public static boolean countsRefusals(String reported) {
+    return parse(reported).map(v -> v.atLeast(new HBaseVersion(2, 6, 4))).orElse(false);
+  }
+
   public boolean atLeast(HBaseVersion other) {
     return compareTo(other) >= 0;
   }

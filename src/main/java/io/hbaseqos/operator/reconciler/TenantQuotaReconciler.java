@@ -139,6 +139,13 @@ public class TenantQuotaReconciler implements Reconciler<TenantQuota>, Cleaner<T
               declared);
         }).orElse(Duration.ZERO);
       }
+
+      /** From the HBaseCluster's status: whether its HBase version counts refused requests per user. */
+      @Override
+      public boolean countsRefusals(String clusterKey) {
+        return ownership.cluster(clusterKey).filter(hc -> hc.getStatus() != null)
+            .map(hc -> HBaseVersion.countsRefusals(hc.getStatus().getHbaseVersion())).orElse(false);
+      }
     };
   }
 

@@ -558,8 +558,7 @@ public final class Resync implements AutoCloseable {
       counts.put(ClusterState.ALL_USERS, perServer);
     }
     io.hbaseqos.operator.hbase.ClusterInfo info = state.info();
-    boolean countsThrottled = info != null && HBaseVersion.parse(info.version())
-        .map(v -> v.atLeast(new HBaseVersion(2, 6, 4))).orElse(false);
+    boolean countsThrottled = info != null && HBaseVersion.countsRefusals(info.version());
     state.recordUsage(sample.at(), counts, countsThrottled);
     Map<String, CacheCounts> caches = new java.util.LinkedHashMap<>();
     sample.servers().forEach((server, values) -> {

@@ -116,6 +116,46 @@ class CalibrationLoopsTest {
   }
 
   /**
+   * A cluster whose RegionServers pick a written quota up only at their refresh (before HBase
+   * 2.6.3), here every 60 s, longer than the 30 s period: the discarded first period lasts until the
+   * first write is in force, and after every write the next period's baseline waits the refresh out,
+   * so no period the law is told is aligned measures the old limit.
+   */
+  @Test
+  void whereQuotasArePickedUpAtTheRefreshTheLoopWaitsItOutAfterEveryWrite() {
+    CalibrationLoops loops = new CalibrationLoops();
+    Plant p = new Plant();
+    p.pointInTime = true;
+    Duration refresh = Duration.ofSeconds(60);
+    Duration inForce = refresh.plus(CalibrationLoops.IN_FORCE);
+    p.limit = 1000;
+    Outcome first = loops.step("uid", "a", PLAN, 1000, null, refresh, p, T0);
+    assertThat(first.next()).as("the first period outlasts the refresh").isEqualTo(T0.plus(inForce));
+    Outcome discarded = loops.step("uid", "a", PLAN, 1000, null, refresh, p, T0.plus(inForce));
+    assertThat(discarded.stepped()).isFalse();
+    assertThat(discarded.next()).isEqualTo(T0.plus(inForce).plusSeconds(30));
+
+    Instant end = T0.plus(inForce).plusSeconds(30);
+    Outcome moved = loops.step("uid", "a", PLAN, 1000, null, refresh, p, end);
+    assertThat(moved.moved()).isTrue();
+    assertThat(moved.next()).as("the baseline waits until every RegionServer has the new limit")
+        .isEqualTo(end.plus(inForce));
+    // asked before then, the loop neither reads nor steps
+    int reads = p.reads.size();
+    Outcome early = loops.step("uid", "a", PLAN, moved.limit(), null, refresh, p, end.plus(CalibrationLoops.IN_FORCE));
+    assertThat(early.stepped()).isFalse();
+    assertThat(p.reads).hasSize(reads);
+
+    Outcome rebase = loops.step("uid", "a", PLAN, moved.limit(), null, refresh, p, end.plus(inForce));
+    assertThat(rebase.stepped()).isFalse();
+    assertThat(p.notBefore.get(p.notBefore.size() - 1)).isEqualTo(end.plus(inForce));
+    p.limit = moved.limit();
+    Outcome next = loops.step("uid", "a", PLAN, moved.limit(), null, refresh, p, end.plus(inForce).plusSeconds(30));
+    assertThat(next.stepped()).isTrue();
+    assertThat(next.observation().aligned()).isTrue();
+  }
+
+  /**
    * A reading being taken elsewhere (the sampler's thread) is no measurement: the loop keeps its
    * place (baseline, period end, rebase after a write) and takes the reading when asked again.
    */
@@ -213,12 +253,12 @@ class CalibrationLoopsTest {
     status.setState("Converged");
     status.setMessage("1000 ops/s is within 5% of the target");
     var resume = CalibrationLoops.Resume.of(status, "Converged");
-    Outcome first = loops.step("uid", "a", PLAN, 1000, resume, p, T0);
+    Outcome first = loops.step("uid", "a", PLAN, 1000, resume, Duration.ZERO, p, T0);
     assertThat(first.state()).as("agrees with the Calibrated condition written before the restart")
         .isEqualTo(ControlLaw.State.Converged);
     assertThat(first.reason()).isEqualTo("1000 ops/s is within 5% of the target");
     // a changed spec is a new loop, not a resumed one
-    Outcome changed = loops.step("uid", "b", PLAN, 1000, resume, p, T0.plusSeconds(1));
+    Outcome changed = loops.step("uid", "b", PLAN, 1000, resume, Duration.ZERO, p, T0.plusSeconds(1));
     assertThat(changed.state()).isEqualTo(ControlLaw.State.Converging);
     assertThat(CalibrationLoops.Resume.of(null, null)).isNull();
     status.setState("NoSuchState");
@@ -250,7 +290,7 @@ class CalibrationLoopsTest {
       // a demand-limited tenant HBase barely refuses: served, its refused requests would not reach the target
       p.refused = state.equals("DemandLimited") ? 0.01 : 0.5;
       for (int s = 0; s <= 150; s += 30) {
-        Outcome o = loops.step("uid", "a", PLAN, 1250, resume, p, T0.plusSeconds(s));
+        Outcome o = loops.step("uid", "a", PLAN, 1250, resume, Duration.ZERO, p, T0.plusSeconds(s));
         assertThat(o.state()).as(state + " at %ds", s).isEqualTo(ControlLaw.State.valueOf(state));
         assertThat(o.limit()).as("nothing moves").isEqualTo(1250);
         assertThat(o.elasticity()).isEqualTo(0.42);
@@ -267,7 +307,7 @@ class CalibrationLoopsTest {
     refused.ops = 600;
     Outcome after = null;
     for (int s = 0; s <= 150 && (after == null || !after.moved()); s += 30) {
-      after = resumed.step("uid", "a", PLAN, 1250, CalibrationLoops.Resume.of(held, "DemandLimited"), refused,
+      after = resumed.step("uid", "a", PLAN, 1250, CalibrationLoops.Resume.of(held, "DemandLimited"), Duration.ZERO, refused,
           T0.plusSeconds(s));
     }
     assertThat(after.state()).isEqualTo(ControlLaw.State.Converging);
@@ -282,7 +322,7 @@ class CalibrationLoopsTest {
     Outcome o = null;
     // (its first period runs longer by its share of the restart's spread)
     for (int s = 0; s <= 120 && (o == null || !o.stepped()); s += 5) {
-      o = loops.step("uid", "a", PLAN, 1000, CalibrationLoops.Resume.of(status, "Converging"), p, T0.plusSeconds(s));
+      o = loops.step("uid", "a", PLAN, 1000, CalibrationLoops.Resume.of(status, "Converging"), Duration.ZERO, p, T0.plusSeconds(s));
     }
     // ln(1000/800) x 0.85 / 0.5 = 0.38: x1.46 (a new loop's cautious first move: x1.25)
     assertThat(o.limit()).isBetween(1440L, 1480L);
@@ -301,14 +341,14 @@ class CalibrationLoopsTest {
     CalibrationLoops loops = new CalibrationLoops();
     java.util.Map<Long, Integer> perSecond = new java.util.TreeMap<>();
     for (int i = 0; i < 300; i++) {
-      Outcome o = loops.step(java.util.UUID.nameUUIDFromBytes(("tenant-" + i).getBytes(java.nio.charset.StandardCharsets.UTF_8)).toString(), "a", PLAN, 1000, resume, new AtTarget(), T0);
+      Outcome o = loops.step(java.util.UUID.nameUUIDFromBytes(("tenant-" + i).getBytes(java.nio.charset.StandardCharsets.UTF_8)).toString(), "a", PLAN, 1000, resume, Duration.ZERO, new AtTarget(), T0);
       assertThat(o.stepped()).isFalse();
       assertThat(o.next()).isAfterOrEqualTo(T0.plus(PLAN.period())).isBefore(T0.plus(PLAN.period().multipliedBy(2)));
       perSecond.merge(Duration.between(T0, o.next()).toSeconds(), 1, Integer::sum);
     }
     assertThat(perSecond).as("every second of the period after the first").hasSize(30);
     assertThat(perSecond.values()).as("about ten a second, never a crowd").allSatisfy(n -> assertThat(n).isLessThan(30));
-    Outcome fresh = loops.step("new-tenant", "a", PLAN, 1000, null, new AtTarget(), T0);
+    Outcome fresh = loops.step("new-tenant", "a", PLAN, 1000, null, Duration.ZERO, new AtTarget(), T0);
     assertThat(fresh.next()).isEqualTo(T0.plus(PLAN.period()));
   }
 
@@ -340,7 +380,7 @@ class CalibrationLoopsTest {
     p.baselines = 2; // the baseline cannot be read at once after a start (cluster not described yet)
     List<ControlLaw.State> states = new ArrayList<>();
     for (int s = 0; s <= 150; s += 30) {
-      Outcome o = loops.step("uid", "a", PLAN, 1250, resume, p, T0.plusSeconds(s));
+      Outcome o = loops.step("uid", "a", PLAN, 1250, resume, Duration.ZERO, p, T0.plusSeconds(s));
       states.add(o.state());
       assertThat(o.limit()).as("nothing moves").isEqualTo(1250);
     }
@@ -353,7 +393,7 @@ class CalibrationLoopsTest {
     q.ops = 700;
     List<ControlLaw.State> after = new ArrayList<>();
     for (int s = 0; s <= 90; s += 30) {
-      after.add(moved.step("uid", "a", PLAN, 1250, resume, q, T0.plusSeconds(s)).state());
+      after.add(moved.step("uid", "a", PLAN, 1250, resume, Duration.ZERO, q, T0.plusSeconds(s)).state());
     }
     assertThat(after).startsWith(ControlLaw.State.Converged).doesNotContain(ControlLaw.State.MetricsUnavailable)
         .contains(ControlLaw.State.Converging);

@@ -81,16 +81,22 @@ class CalibrationIT {
 
   static void calibrate(String name, TwoTenants load, long target, ThrottleSpec start, Consumer<CalibrationSpec> source)
       throws Exception {
+    calibrate("hb", name, load, target, start, source, 30);
+  }
+
+  /** As above, on the HBaseCluster {@code cluster}, following the loop for at most {@code maxPeriods}; returns the periods. */
+  static List<CalibrationRun.Row> calibrate(String cluster, String name, TwoTenants load, long target, ThrottleSpec start,
+      Consumer<CalibrationSpec> source, int maxPeriods) throws Exception {
     long startLimit = Long.parseLong(start.getLimit().replace("req/sec", ""));
-    TenantQuota tq = tenant(ns, name, "hb", user(load.tUser), start);
+    TenantQuota tq = tenant(ns, name, cluster, user(load.tUser), start);
     CalibrationSpec c = readsCalibration(target, PERIOD_S, TOLERANCE_PCT);
     source.accept(c);
     tq.getSpec().setCalibration(c);
     k8s.resource(tq).create();
     System.out.printf(Locale.ROOT, "calibration IT %s: target %d ops/s, starting from %d req/sec%n", name, target,
         startLimit);
-    List<CalibrationRun.Row> rows = CalibrationRun.follow(k8s, ns, name, load, target, TOLERANCE_PCT, PERIOD_S, 3, 30,
-        System.out);
+    List<CalibrationRun.Row> rows = CalibrationRun.follow(k8s, ns, name, load, target, TOLERANCE_PCT, PERIOD_S, 3,
+        maxPeriods, System.out);
     List<Double> rates = rows.stream().map(r -> r.sample().tOps()).toList();
     CalibrationRun.Row last = rows.get(rows.size() - 1);
     assertThat(rows.subList(rows.size() - 3, rows.size())).as("client-side ops/s of the last 3 periods within %.0f%% "
@@ -108,7 +114,7 @@ class CalibrationIT {
     assertThat(load.tFailed()).as("no operation of T ran out of retries").isZero();
 
     // and holds it: three more periods within the tolerance, without a move or a quota write
-    String key = ClusterConnections.key(ns, "hb");
+    String key = ClusterConnections.key(ns, cluster);
     long writes = operator.hbaseCalls(key, "setQuota");
     for (int p = 1; p <= 3; p++) {
       TwoTenants.Sample s = load.measure(PERIOD_S);
@@ -120,6 +126,7 @@ class CalibrationIT {
     assertThat(held.getStatus().getCalibration().getMoves()).isEqualTo(done.getStatus().getCalibration().getMoves());
     assertThat(held.getStatus().getCalibration().getLimit()).isEqualTo(done.getStatus().getCalibration().getLimit());
     assertThat(operator.hbaseCalls(key, "setQuota")).as("a converged loop writes nothing to HBase").isEqualTo(writes);
+    return rows;
   }
 
   /**
@@ -151,6 +158,56 @@ class CalibrationIT {
       assertThat(scans).as("HBase records one scan call per scan").isBetween(held.tOps() * 0.9, held.tOps() * 1.1);
       assertThat(calibration("scan").getObservedOpsPerSecond()).as("the loop counts the scans HBase recorded")
           .isBetween(scans * 0.9, scans * 1.1);
+    }
+  }
+
+  /**
+   * A real HBase 2.6.2, which does not reload quotas on a write: a RegionServer picks a new limit up
+   * at its next quota refresh, here every 20 s, twice the loop's period. The operator reads that
+   * period from the RegionServers, and after each write the loop measures only once the refresh has
+   * passed, so no period it uses is the old limit's. (Measured 2 s after the write, as on 2.6.3 and
+   * later, a raise's period would still be under the old limit and look as if it had paid nothing.)
+   * From a third of its target the loop climbs, learns how T's rate follows its limit, converges,
+   * and never says DemandLimited.
+   */
+  @Test
+  void onAnHBaseThatPicksQuotasUpAtItsRefreshTheLoopMeasuresEachLimitOnceItIsInForce() throws Exception {
+    StandaloneHBase old = new StandaloneHBase(Files.createTempDirectory("hbaseqos-hbase-262-refresh"),
+        Map.of("hbase.quota.refresh.period", "20000"), "2.6.2");
+    old.start();
+    try (TwoTenants load = TwoTenants.start(old.clientConfiguration(), "calibration_usertable", 2000,
+        "u-refresh-" + ns, "t-refresh-" + ns, 2)) {
+      io.hbaseqos.operator.api.HBaseCluster hc = cluster(ns, "refresh", old.connectionSpec(), "30s");
+      hc.getSpec().getQuotas().setRefreshPeriod("20s");
+      k8s.resource(hc).create();
+      await().atMost(90, TimeUnit.SECONDS).untilAsserted(() -> {
+        var st = k8s.resources(io.hbaseqos.operator.api.HBaseCluster.class).inNamespace(ns).withName("refresh").get()
+            .getStatus();
+        assertThat(st).isNotNull();
+        assertThat(st.getHbaseVersion()).startsWith("2.6.2");
+        assertThat(st.getQuotaRefreshPeriod()).as("read from the RegionServer").isEqualTo("20s");
+      });
+      load.measure(5); // warm up
+      TwoTenants.Sample free = load.measure(8);
+      System.out.printf(Locale.ROOT, "calibration IT refresh (HBase 2.6.2, refresh 20 s): unthrottled T %.0f ops/s, "
+          + "U %.0f ops/s%n", free.tOps(), free.uOps());
+      long target = Math.round(free.tOps() / 2);
+      List<CalibrationRun.Row> rows = calibrate("refresh", "refresh", load, target,
+          t(ThrottleKind.READ_NUMBER, (target / 3) + "req/sec"), c -> c.setSource(CalibrationSpec.Source.HBase), 45);
+      assertThat(rows).as("never DemandLimited while the loop climbs a throttled tenant")
+          .noneMatch(r -> "DemandLimited".equals(r.state()));
+      CalibrationStatus cs = calibration("refresh");
+      System.out.printf(Locale.ROOT, "calibration IT refresh: converged at %d req/sec after %d moves, elasticity "
+          + "learnt %.2f%n", cs.getLimit(), cs.getMoves(), cs.getElasticity());
+      assertThat(cs.getElasticity()).as("learnt from periods under the limit they are of (T follows its limit "
+          + "about one for one)").isGreaterThanOrEqualTo(0.5);
+      assertThat(cs.getThrottledPercent()).as("2.6.2 counts no refused requests per user: unknown, not none").isNull();
+    } finally {
+      k8s.resources(TenantQuota.class).inNamespace(ns).withName("refresh").delete();
+      await().atMost(60, TimeUnit.SECONDS).until(() ->
+          k8s.resources(TenantQuota.class).inNamespace(ns).withName("refresh").get() == null);
+      k8s.resources(io.hbaseqos.operator.api.HBaseCluster.class).inNamespace(ns).withName("refresh").delete();
+      old.close();
     }
   }
 

@@ -13,6 +13,7 @@ import io.hbaseqos.operator.api.TenantQuotaStatus;
 import io.hbaseqos.operator.api.ThrottleSpec;
 import io.hbaseqos.operator.calibration.CalibrationLoops;
 import io.hbaseqos.operator.calibration.CounterReading;
+import io.hbaseqos.operator.calibration.ServerCounters;
 import io.hbaseqos.operator.gateway.ClusterMetrics;
 import io.hbaseqos.operator.hbase.UsersMetrics;
 import io.hbaseqos.operator.qos.ProtectionLoops;
@@ -588,6 +589,78 @@ class TenantLimitsTest {
     assertThat(messages.get(1)).contains("quota refresh period; 2 more periods pass before one measures them");
     assertThat(messages.get(3)).contains("the next one measures them");
     assertThat(limits.get(4)).as("judged once in force").isLessThan(limits.get(0));
+  }
+
+  /**
+   * A cluster like HBase 2.6.2: it counts no refused requests per user, and picks a written quota up
+   * only at its refresh, every 20 s. A calibrated tenant held at its limit (it does 95% of it, far
+   * below its target) is never said to ask for less: its refused share is unknown, not none, so the
+   * loop raises the limit; and after each raise it measures only once the refresh has passed.
+   */
+  @Test
+  void onAClusterThatCountsNoRefusalsAHeldTenantIsRaisedNotSaidToAskForLess() {
+    java.time.Duration refresh = java.time.Duration.ofSeconds(20);
+    TenantLimits old = new TenantLimits(new CalibrationLoops(), new ProtectionLoops(), new TenantLimits.Peers() {
+      @Override
+      public List<Tenant> qosTenants(String clusterKey) {
+        return List.of();
+      }
+
+      @Override
+      public java.time.Duration quotaInForce(String clusterKey) {
+        return refresh;
+      }
+
+      @Override
+      public boolean countsRefusals(String clusterKey) {
+        return false;
+      }
+    });
+    TenantQuotaSpec s = spec("cal");
+    CalibrationSpec c = new CalibrationSpec();
+    c.setTargetOpsPerSecond(3000L);
+    c.setOperations(CalibrationSpec.Operations.reads);
+    c.setPeriod("10s");
+    s.setCalibration(c);
+    SubjectQuota desired = declared("cal", ThrottleKind.READ_NUMBER, 1000);
+    // the tenant does 95% of the limit in force; HBase records no refusal (it has no such counter)
+    double[] counted = {0};
+    double[] limit = {1000};
+    Instant[] last = {T0};
+    Instant[] clock = {T0};
+    ClusterMetrics servers = new Unused() {
+      @Override
+      public CounterReading userCounters(String user, Set<String> ops, Instant notBefore) {
+        Instant at = clock[0];
+        counted[0] += 0.95 * limit[0] * java.time.Duration.between(last[0], at).toMillis() / 1000.0;
+        last[0] = at;
+        return new CounterReading(at, Map.of("rs1", new ServerCounters(Math.round(counted[0]), 0, 0,
+            Math.round(counted[0]))), true);
+      }
+    };
+    TenantQuotaStatus status = null;
+    Instant t = T0;
+    List<String> states = new ArrayList<>();
+    Instant raisedAt = null;
+    Instant nextAfterRaise = null;
+    for (int i = 0; i < 12; i++) {
+      clock[0] = t;
+      Decision d = old.decide(new Tenant("ns/cal", "uid-cal", "ns/hb", s, status), desired, servers, t);
+      status = statusWith(d);
+      states.add(d.calibration().getState());
+      double now = d.quota().throttles().get(ThrottleKind.READ_NUMBER).perSecond();
+      if (now > limit[0] && raisedAt == null) {
+        raisedAt = t;
+        nextAfterRaise = t.plus(d.lookAgain());
+      }
+      limit[0] = now;
+      t = t.plus(d.lookAgain());
+    }
+    assertThat(states).as("its refused share is unknown: never DemandLimited").doesNotContain("DemandLimited");
+    assertThat(limit[0]).as("the limit was raised toward the target").isGreaterThan(1500);
+    assertThat(raisedAt).isNotNull();
+    assertThat(java.time.Duration.between(raisedAt, nextAfterRaise)).as("the next baseline waits the refresh out")
+        .isGreaterThanOrEqualTo(refresh.plus(CalibrationLoops.IN_FORCE));
   }
 
   @Test

@@ -70,4 +70,24 @@ class PeersTest {
     clusters.set(0, cluster(null, null, null));
     assertThat(peers.quotaInForce(key)).as("version not known yet").isZero();
   }
+
+  /**
+   * HBase counts the requests it refuses a user from 2.6.4 on; before, and while the version is not
+   * known, a calibrated tenant's refused share is unknown.
+   */
+  @Test
+  void refusedRequestsAreCountedFromHBase264On() {
+    String key = Ownership.clusterKey("ns", "hb");
+    assertThat(peers.countsRefusals(key)).as("no such cluster").isFalse();
+    clusters.add(cluster("2.6.4-hadoop3", "12h", null));
+    assertThat(peers.countsRefusals(key)).isTrue();
+    clusters.set(0, cluster("3.0.0-beta-2", "12h", null));
+    assertThat(peers.countsRefusals(key)).isTrue();
+    clusters.set(0, cluster("2.6.2", "20s", "20s"));
+    assertThat(peers.countsRefusals(key)).isFalse();
+    clusters.set(0, cluster("2.5.12", "1m", "30s"));
+    assertThat(peers.countsRefusals(key)).isFalse();
+    clusters.set(0, cluster(null, null, null));
+    assertThat(peers.countsRefusals(key)).as("version not known yet").isFalse();
+  }
 }
