@@ -14,8 +14,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Readings are aligned with the limit that produced them: after a write the loop comes back
  * when every RegionServer holds the new quota ({@link #IN_FORCE} after it since HBase 2.6.3, which
- * reloads quotas on a write; before, {@link #IN_FORCE} after the cluster's quota refresh period has
- * passed too) and takes a fresh baseline there (from a source that reads counters as they are at
+ * reloads quotas on a write; before, {@link #IN_FORCE} after twice the cluster's quota refresh period
+ * has passed too) and takes a fresh baseline there (from a source that reads counters as they are at
  * that moment), so the next period measures the new limit alone; the law is told so and uses it at
  * once. Measured too early, a period would be the old limit's, and a raise would look as if it had
  * paid nothing.
@@ -26,7 +26,7 @@ public class CalibrationLoops {
    * From a quota write until every RegionServer enforces it, beyond the cluster's quota refresh
    * period where HBase does not reload quotas on a write: since HBase 2.6.3 a write reloads the
    * quota cache at once (a procedure, measured under a second on 2.6.4); before, a RegionServer
-   * picks the quota up at its next refresh (the {@code quotaInForce} of {@link #step}), which
+   * picks the quota up when its refresh chore refetches it (the {@code quotaInForce} of {@link #step}), which
    * RefreshPeriodCheck asks to keep short, and this covers its read of {@code hbase:quota}.
    */
   public static final Duration IN_FORCE = Duration.ofSeconds(2);
@@ -173,7 +173,8 @@ public class CalibrationLoops {
   /**
    * As {@link #step(String, String, CalibrationPlan, long, Source, Instant)}, resuming a state a new loop
    * reports, on a cluster whose RegionServers may enforce a written quota only {@code quotaInForce}
-   * after the write (their refresh period before HBase 2.6.3; zero when they reload on a write).
+   * after the write (twice their refresh period before HBase 2.6.3, {@code RefreshPeriodCheck.quotaInForceAfter};
+   * zero when they reload on a write).
    */
   public Outcome step(String tenant, String specKey, CalibrationPlan plan, long statusLimit, Resume resume,
       Duration quotaInForce, Source source, Instant now) {

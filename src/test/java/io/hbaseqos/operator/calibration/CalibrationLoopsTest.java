@@ -117,7 +117,7 @@ class CalibrationLoopsTest {
 
   /**
    * A cluster whose RegionServers pick a written quota up only at their refresh (before HBase
-   * 2.6.3), here every 60 s, longer than the 30 s period: the discarded first period lasts until the
+   * 2.6.3), here up to 60 s after the write, longer than the 30 s period: the discarded first period lasts until the
    * first write is in force, and after every write the next period's baseline waits the refresh out,
    * so no period the law is told is aligned measures the old limit.
    */

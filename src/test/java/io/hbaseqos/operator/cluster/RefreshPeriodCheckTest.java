@@ -87,25 +87,28 @@ class RefreshPeriodCheckTest {
   }
 
   /**
-   * A written quota is in force at once since 2.6.3 (a reload on every setQuota); before, only after the
-   * longest refresh period the RegionServers run with, else the declared one.
+   * A written quota is in force at once since 2.6.3 (a reload on every setQuota); before, only after
+   * twice the longest refresh period the RegionServers run with, else the declared one (a cached quota
+   * is refetched every other run of the refresh chore).
    */
   @Test
-  void aWrittenQuotaIsInForceAfterTheRefreshPeriodBefore263() {
+  void aWrittenQuotaIsInForceAfterTwiceTheRefreshPeriodBefore263() {
     java.time.Duration declared = java.time.Duration.ofSeconds(30);
+    java.time.Duration twiceDeclared = declared.multipliedBy(2);
     assertThat(RefreshPeriodCheck.quotaInForceAfter("2.6.4", "5m", declared)).isZero();
     assertThat(RefreshPeriodCheck.quotaInForceAfter(null, "5m", declared)).as("version not known yet").isZero();
-    assertThat(RefreshPeriodCheck.quotaInForceAfter("2.5.12", "1m", declared)).hasSeconds(60);
-    assertThat(RefreshPeriodCheck.quotaInForceAfter("2.5.12", "30s, 5m", declared)).as("the slowest server").hasMinutes(5);
-    assertThat(RefreshPeriodCheck.quotaInForceAfter("2.5.12", "5m (HBase default)", declared)).hasMinutes(5);
-    assertThat(RefreshPeriodCheck.quotaInForceAfter("2.5.12", "30s, 5m (HBase default)", declared)).hasMinutes(5);
-    assertThat(RefreshPeriodCheck.quotaInForceAfter("2.5.12", "'x' (not a number of ms)", declared)).isEqualTo(declared);
+    assertThat(RefreshPeriodCheck.quotaInForceAfter("2.5.12", "1m", declared)).hasMinutes(2);
+    assertThat(RefreshPeriodCheck.quotaInForceAfter("2.5.12", "30s, 5m", declared)).as("the slowest server").hasMinutes(10);
+    assertThat(RefreshPeriodCheck.quotaInForceAfter("2.5.12", "5m (HBase default)", declared)).hasMinutes(10);
+    assertThat(RefreshPeriodCheck.quotaInForceAfter("2.5.12", "30s, 5m (HBase default)", declared)).hasMinutes(10);
+    assertThat(RefreshPeriodCheck.quotaInForceAfter("2.5.12", "'x' (not a number of ms)", declared))
+        .isEqualTo(twiceDeclared);
     assertThat(RefreshPeriodCheck.quotaInForceAfter("2.5.12", "10s, 'x' (not a number of ms)", declared))
-        .as("a server not read may run with the declared one").isEqualTo(declared);
-    assertThat(RefreshPeriodCheck.quotaInForceAfter("2.5.12", "1m30s", declared)).hasSeconds(90);
-    assertThat(RefreshPeriodCheck.quotaInForceAfter("2.5.12", "1500ms", declared)).hasMillis(1500);
+        .as("a server not read may run with the declared one").isEqualTo(twiceDeclared);
+    assertThat(RefreshPeriodCheck.quotaInForceAfter("2.5.12", "1m30s", declared)).hasMinutes(3);
+    assertThat(RefreshPeriodCheck.quotaInForceAfter("2.5.12", "1500ms", declared)).hasMillis(3000);
     assertThat(RefreshPeriodCheck.quotaInForceAfter("2.5.12", null, declared)).as("not read: the declared one")
-        .isEqualTo(declared);
-    assertThat(RefreshPeriodCheck.quotaInForceAfter("2.5.12", "unreadable", declared)).isEqualTo(declared);
+        .isEqualTo(twiceDeclared);
+    assertThat(RefreshPeriodCheck.quotaInForceAfter("2.5.12", "unreadable", declared)).isEqualTo(twiceDeclared);
   }
 }

@@ -93,6 +93,17 @@ class TenantLimitsTest {
     return s;
   }
 
+  /** A tenant calibrated to {@code target} reads a second, with a 10 s period. */
+  static TenantQuotaSpec calibratedReads(String user, long target) {
+    TenantQuotaSpec s = spec(user);
+    CalibrationSpec c = new CalibrationSpec();
+    c.setTargetOpsPerSecond(target);
+    c.setOperations(CalibrationSpec.Operations.reads);
+    c.setPeriod("10s");
+    s.setCalibration(c);
+    return s;
+  }
+
   static SubjectQuota declared(String user, ThrottleKind kind, long perSecond) {
     return SubjectQuota.empty(Subject.user(user)).with(kind, new Limit(perSecond, TimeUnit.SECONDS, Limit.Scope.MACHINE));
   }
@@ -318,12 +329,7 @@ class TenantLimitsTest {
 
   @Test
   void aCalibratedTenantWithoutMetricsKeepsItsLimitAndIsAskedAgainAtItsPeriod() {
-    TenantQuotaSpec s = spec("cal");
-    CalibrationSpec c = new CalibrationSpec();
-    c.setTargetOpsPerSecond(2000L);
-    c.setOperations(CalibrationSpec.Operations.reads);
-    c.setPeriod("10s");
-    s.setCalibration(c);
+    TenantQuotaSpec s = calibratedReads("cal", 2000);
     Tenant t = new Tenant("ns/cal", "uid-cal", "ns/hb", s, null);
     SubjectQuota desired = declared("cal", ThrottleKind.READ_NUMBER, 700);
     Decision first = limits.decide(t, desired, NO_METRICS, T0);
@@ -592,10 +598,10 @@ class TenantLimitsTest {
   }
 
   /**
-   * A cluster like HBase 2.6.2: it counts no refused requests per user, and picks a written quota up
-   * only at its refresh, every 20 s. A calibrated tenant held at its limit (it does 95% of it, far
-   * below its target) is never said to ask for less: its refused share is unknown, not none, so the
-   * loop raises the limit; and after each raise it measures only once the refresh has passed.
+   * A cluster like HBase 2.6.2: it counts no refused requests per user, and enforces a written quota
+   * only up to 20 s after the write (at its refresh). A calibrated tenant held at its limit (it does
+   * 95% of it, far below its target) is never said to ask for less: its refused share is unknown, not
+   * none, so the loop raises the limit; and after each raise it measures only once those 20 s passed.
    */
   @Test
   void onAClusterThatCountsNoRefusalsAHeldTenantIsRaisedNotSaidToAskForLess() {
@@ -616,12 +622,7 @@ class TenantLimitsTest {
         return false;
       }
     });
-    TenantQuotaSpec s = spec("cal");
-    CalibrationSpec c = new CalibrationSpec();
-    c.setTargetOpsPerSecond(3000L);
-    c.setOperations(CalibrationSpec.Operations.reads);
-    c.setPeriod("10s");
-    s.setCalibration(c);
+    TenantQuotaSpec s = calibratedReads("cal", 3000);
     SubjectQuota desired = declared("cal", ThrottleKind.READ_NUMBER, 1000);
     // the tenant does 95% of the limit in force; HBase records no refusal (it has no such counter)
     double[] counted = {0};

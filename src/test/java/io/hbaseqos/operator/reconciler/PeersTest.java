@@ -51,9 +51,9 @@ class PeersTest {
   }
 
   /**
-   * A written quota is in force at once on HBase 2.6.3 and later; before, after the refresh period its
-   * RegionServers were seen to run with, else the one the platform declares; nothing is waited for on a
-   * cluster not reached yet or not known.
+   * A written quota is in force at once on HBase 2.6.3 and later; before, after twice the refresh period
+   * its RegionServers were seen to run with, else the one the platform declares; nothing is waited for
+   * on a cluster not reached yet or not known.
    */
   @Test
   void aQuotaIsInForceAfterTheRefreshPeriodTheClusterStatusShowsBefore263() {
@@ -62,11 +62,11 @@ class PeersTest {
     clusters.add(cluster("2.6.4", "12h", null));
     assertThat(peers.quotaInForce(key)).isZero();
     clusters.set(0, cluster("2.5.12", "1m", "30s"));
-    assertThat(peers.quotaInForce(key)).isEqualTo(Duration.ofMinutes(1));
+    assertThat(peers.quotaInForce(key)).isEqualTo(Duration.ofMinutes(2));
     clusters.set(0, cluster("2.5.12", null, "45s"));
-    assertThat(peers.quotaInForce(key)).isEqualTo(Duration.ofSeconds(45));
+    assertThat(peers.quotaInForce(key)).isEqualTo(Duration.ofSeconds(90));
     clusters.set(0, cluster("2.5.12", null, null));
-    assertThat(peers.quotaInForce(key)).isEqualTo(QuotaSettingsSpec.DEFAULT_REFRESH);
+    assertThat(peers.quotaInForce(key)).isEqualTo(QuotaSettingsSpec.DEFAULT_REFRESH.multipliedBy(2));
     clusters.set(0, cluster(null, null, null));
     assertThat(peers.quotaInForce(key)).as("version not known yet").isZero();
   }
