@@ -29,7 +29,7 @@ import java.util.TreeSet;
  *       protected tenant differ from those of the period before was measured partly under the old
  *       limits: it moves nothing and counts for nothing (a squeeze is not repeated on a reading the
  *       squeeze has not acted on yet); so do the periods until HBase enforces a written limit on every
- *       server ({@code inForceAfter}: its quota refresh period, before 2.6.3), except a period that
+ *       server ({@code inForceAfter}: twice its quota refresh period, before 2.6.3), except a period that
  *       misses after a change that only raised limits, with no earlier cut still to come into force
  *       (the load only grows as a raise lands, so the new limits will miss at least as badly): that
  *       miss is judged and joins their record. When the sheddable tenants below it change (one joins or
@@ -367,8 +367,8 @@ public final class ProtectionLaw {
    * One period.
    *
    * @param inForceAfter whole periods, beyond the one after a write, before a written limit is in force on
-   *     every server (0 when HBase reloads its quotas on a write, since 2.6.3; its quota refresh period
-   *     over the loop's period, rounded up, before): the periods measured meanwhile are measured under the
+   *     every server (0 when HBase reloads its quotas on a write, since 2.6.3; twice its quota refresh
+   *     period over the loop's period, rounded up, before): the periods measured meanwhile are measured under the
    *     old limits, and count for nothing
    */
   public static Decision step(List<Protected> protecteds, List<Sheddable> declared, Memory memory, int inForceAfter) {
@@ -797,11 +797,11 @@ public final class ProtectionLaw {
     if (measuring != null) {
       int left = memory.unsettled.getOrDefault(measuring, 0);
       return left > 0 ? "held at " + s.limit() + " req/sec: the limits below " + measuring + " changed, and HBase "
-          + "enforces them on every RegionServer only after its quota refresh period; " + left + " more "
-          + (left == 1 ? "period passes" : "periods pass") + " before one measures them"
+          + "enforces them on every RegionServer only at its quota refresh, up to two refresh periods after the write; "
+          + left + " more " + (left == 1 ? "period passes" : "periods pass") + " before one measures them"
           : "held at " + s.limit() + " req/sec: the limits below " + measuring + (stances.get(measuring).changed()
-          ? " changed in the last period" : " are in force after HBase's quota refresh period") + "; the next one "
-          + "measures them";
+          ? " changed in the last period" : " are in force after HBase's quota refresh (two refresh periods)")
+          + "; the next one measures them";
     }
     if (pending != null && holding.containsKey(pending.id())) {
       return "held at " + s.limit() + " req/sec: " + pending.id() + " missed its objective, and the squeeze fell on "

@@ -151,7 +151,7 @@ public final class ProtectionLoops {
 
   /**
    * The cluster's plan, on HBase whose RegionServers may enforce a written quota only {@code inForce}
-   * after the write (their quota refresh period, before 2.6.3): that many periods (rounded up) after a
+   * after the write (twice their quota refresh period, before 2.6.3): that many periods (rounded up) after a
    * change are measured under the old limits, and the law is told so.
    */
   public Plan plan(String cluster, List<Member> members, Duration period, Duration inForce, Source source,

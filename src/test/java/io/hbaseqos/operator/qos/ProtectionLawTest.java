@@ -349,9 +349,9 @@ class ProtectionLawTest {
     // a gross miss cuts at once; three periods wait (the one after the write and two for the refresh),
     // however bad their readings; the fifth, still twice the bound, cuts again
     assertThat(limits).containsExactly(4000L, 4000L, 4000L, 4000L, 2000L);
-    assertThat(reasons.get(1)).contains("quota refresh period; 2 more periods pass before one measures them");
+    assertThat(reasons.get(1)).contains("up to two refresh periods after the write; 2 more periods pass before one measures them");
     assertThat(reasons.get(2)).contains("1 more period passes");
-    assertThat(reasons.get(3)).contains("are in force after HBase's quota refresh period; the next one measures them");
+    assertThat(reasons.get(3)).contains("are in force after HBase's quota refresh (two refresh periods); the next one measures them");
     // without a refresh to wait for, the same readings cut in the third period
     assertThat(run(new Memory(), s("t", 1, 8000, 8000), 30, 30, 30)).containsExactly(4000L, 4000L, 2000L);
   }
