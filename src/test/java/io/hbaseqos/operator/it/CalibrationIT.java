@@ -81,12 +81,15 @@ class CalibrationIT {
 
   static void calibrate(String name, TwoTenants load, long target, ThrottleSpec start, Consumer<CalibrationSpec> source)
       throws Exception {
-    calibrate("hb", name, load, target, start, source, 30);
+    calibrate("hb", name, load, target, start, source, 30, TOLERANCE_PCT);
   }
 
-  /** As above, on the HBaseCluster {@code cluster}, following the loop for at most {@code maxPeriods}; returns the periods. */
+  /**
+   * As above, on the HBaseCluster {@code cluster}, following the loop for at most {@code maxPeriods}, with T's
+   * client-side rate held to {@code clientTolerancePct} of the target; returns the periods.
+   */
   static List<CalibrationRun.Row> calibrate(String cluster, String name, TwoTenants load, long target, ThrottleSpec start,
-      Consumer<CalibrationSpec> source, int maxPeriods) throws Exception {
+      Consumer<CalibrationSpec> source, int maxPeriods, double clientTolerancePct) throws Exception {
     long startLimit = Long.parseLong(start.getLimit().replace("req/sec", ""));
     TenantQuota tq = tenant(ns, name, cluster, user(load.tUser), start);
     CalibrationSpec c = readsCalibration(target, PERIOD_S, TOLERANCE_PCT);
@@ -95,13 +98,13 @@ class CalibrationIT {
     k8s.resource(tq).create();
     System.out.printf(Locale.ROOT, "calibration IT %s: target %d ops/s, starting from %d req/sec%n", name, target,
         startLimit);
-    List<CalibrationRun.Row> rows = CalibrationRun.follow(k8s, ns, name, load, target, TOLERANCE_PCT, PERIOD_S, 3,
+    List<CalibrationRun.Row> rows = CalibrationRun.follow(k8s, ns, name, load, target, clientTolerancePct, PERIOD_S, 3,
         maxPeriods, System.out);
     List<Double> rates = rows.stream().map(r -> r.sample().tOps()).toList();
     CalibrationRun.Row last = rows.get(rows.size() - 1);
     assertThat(rows.subList(rows.size() - 3, rows.size())).as("client-side ops/s of the last 3 periods within %.0f%% "
-        + "of %d: %s", TOLERANCE_PCT, target, rates).allSatisfy(r -> assertThat(Math.abs(r.errorPct(target)))
-        .isLessThanOrEqualTo(TOLERANCE_PCT));
+        + "of %d: %s", clientTolerancePct, target, rates).allSatisfy(r -> assertThat(Math.abs(r.errorPct(target)))
+        .isLessThanOrEqualTo(clientTolerancePct));
     assertThat(last.state()).as("the loop says Converged").isEqualTo("Converged");
     TenantQuota done = k8s.resources(TenantQuota.class).inNamespace(ns).withName(name).get();
     assertThat(done.getStatus().condition("Calibrated").orElseThrow().getStatus()).isEqualTo("True");
@@ -120,7 +123,7 @@ class CalibrationIT {
       TwoTenants.Sample s = load.measure(PERIOD_S);
       System.out.printf(Locale.ROOT, "calibration IT %s: holding, period +%d: T %.0f ops/s (%+.1f%%)%n", name, p,
           s.tOps(), (s.tOps() / target - 1) * 100);
-      assertThat(Math.abs(s.tOps() / target - 1) * 100).as("held period %d", p).isLessThanOrEqualTo(TOLERANCE_PCT);
+      assertThat(Math.abs(s.tOps() / target - 1) * 100).as("held period %d", p).isLessThanOrEqualTo(clientTolerancePct);
     }
     TenantQuota held = k8s.resources(TenantQuota.class).inNamespace(ns).withName(name).get();
     assertThat(held.getStatus().getCalibration().getMoves()).isEqualTo(done.getStatus().getCalibration().getMoves());
@@ -193,8 +196,13 @@ class CalibrationIT {
       System.out.printf(Locale.ROOT, "calibration IT refresh (HBase 2.6.2, refresh 10 s): unthrottled T %.0f ops/s, "
           + "U %.0f ops/s%n", free.tOps(), free.uOps());
       long target = Math.round(free.tOps() / 2);
+      // without refusal counters HBase's records of T include its refused Gets, which cannot be taken
+      // out: the loop counts 3-5% more than T's client does (measured: 1096 against 1057 ops/s, 735
+      // against 701), so where it converges within its 5% tolerance T's client may be up to about 10%
+      // under the target
       List<CalibrationRun.Row> rows = calibrate("refresh", "refresh", load, target,
-          t(ThrottleKind.READ_NUMBER, (target / 3) + "req/sec"), c -> c.setSource(CalibrationSpec.Source.HBase), 45);
+          t(ThrottleKind.READ_NUMBER, (target / 3) + "req/sec"), c -> c.setSource(CalibrationSpec.Source.HBase), 45,
+          TOLERANCE_PCT + 5);
       assertThat(rows).as("never DemandLimited while the loop climbs a throttled tenant")
           .noneMatch(r -> "DemandLimited".equals(r.state()));
       CalibrationStatus cs = calibration("refresh");
