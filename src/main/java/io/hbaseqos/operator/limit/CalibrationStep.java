@@ -69,7 +69,7 @@ final class CalibrationStep {
 
   /**
    * @param quotaInForce how long after a quota write its RegionServers may still enforce the old quota
-   *     (the quota refresh period before HBase 2.6.3; zero when they reload quotas on a write)
+   *     (twice the quota refresh period before HBase 2.6.3; zero when they reload quotas on a write)
    * @param countsRefusals whether they count the requests they refuse a user (HBase 2.6.4+)
    */
   Outcome step(Tenant tenant, SubjectQuota desired, Duration quotaInForce, boolean countsRefusals,

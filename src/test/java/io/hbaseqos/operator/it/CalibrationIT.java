@@ -88,8 +88,9 @@ class CalibrationIT {
    * As above, on the HBaseCluster {@code cluster}, following the loop for at most {@code maxPeriods}, with T's
    * client-side rate held to {@code clientTolerancePct} of the target; returns the periods.
    */
-  static List<CalibrationRun.Row> calibrate(String cluster, String name, TwoTenants load, long target, ThrottleSpec start,
-      Consumer<CalibrationSpec> source, int maxPeriods, double clientTolerancePct) throws Exception {
+  static List<CalibrationRun.Row> calibrate(String cluster, String name, TwoTenants load, long target,
+      ThrottleSpec start, Consumer<CalibrationSpec> source, int maxPeriods, double clientTolerancePct)
+      throws Exception {
     long startLimit = Long.parseLong(start.getLimit().replace("req/sec", ""));
     TenantQuota tq = tenant(ns, name, cluster, user(load.tUser), start);
     CalibrationSpec c = readsCalibration(target, PERIOD_S, TOLERANCE_PCT);

@@ -592,7 +592,8 @@ class TenantLimitsTest {
     }
     assertThat(limits.get(0)).isLessThan(5000L);
     assertThat(limits.subList(1, 4)).as("held while the cut is not in force").containsOnly(limits.get(0));
-    assertThat(messages.get(1)).contains("up to two refresh periods after the write; 2 more periods pass before one measures them");
+    assertThat(messages.get(1))
+        .contains("up to two refresh periods after the write; 2 more periods pass before one measures them");
     assertThat(messages.get(3)).contains("the next one measures them");
     assertThat(limits.get(4)).as("judged once in force").isLessThan(limits.get(0));
   }
