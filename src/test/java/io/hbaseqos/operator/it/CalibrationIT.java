@@ -198,12 +198,14 @@ class CalibrationIT {
           + "U %.0f ops/s%n", free.tOps(), free.uOps());
       long target = Math.round(free.tOps() / 2);
       // without refusal counters HBase's records of T include its refused Gets, which cannot be taken
-      // out: the loop counts 3-5% more than T's client does (measured: 1096 against 1057 ops/s, 735
-      // against 701), so where it converges within its 5% tolerance T's client may be up to about 10%
-      // under the target
+      // out: each of T's 2 threads is refused about once per 100 ms refill and each refusal is recorded
+      // as 2 Gets, so the loop counts about 40 ops/s more than T's client does (measured: 1096 against
+      // 1057 ops/s, 735 against 701), and where it converges within its tolerance T's client may be
+      // that much further under the target, with a point of noise
+      double overcountPct = 100.0 * (2 * 10 * 2) / target;
       List<CalibrationRun.Row> rows = calibrate("refresh", "refresh", load, target,
           t(ThrottleKind.READ_NUMBER, (target / 3) + "req/sec"), c -> c.setSource(CalibrationSpec.Source.HBase), 45,
-          TOLERANCE_PCT + 5);
+          TOLERANCE_PCT + overcountPct + 1);
       assertThat(rows).as("never DemandLimited while the loop climbs a throttled tenant")
           .noneMatch(r -> "DemandLimited".equals(r.state()));
       CalibrationStatus cs = calibration("refresh");
@@ -212,6 +214,10 @@ class CalibrationIT {
       assertThat(cs.getElasticity()).as("learnt from periods under the limit they are of (T follows its limit "
           + "about one for one)").isGreaterThanOrEqualTo(0.5);
       assertThat(cs.getThrottledPercent()).as("2.6.2 counts no refused requests per user: unknown, not none").isNull();
+      // what HBase holds, read raw: the loop's limit
+      assertThat(QuotaTableRaw.userRow(old, load.tUser)).contains("read_num=" + cs.getLimit() + "/SECONDS");
+      // across an operator restart: resumed, not re-learnt; no write unless it moves, hbase:quota as it was
+      restartAndCheckTheLoopResumes(old, "refresh", "refresh", load);
     } finally {
       k8s.resources(TenantQuota.class).inNamespace(ns).withName("refresh").delete();
       await().atMost(60, TimeUnit.SECONDS).until(() ->
@@ -301,14 +307,20 @@ class CalibrationIT {
    * restart begins before the new process knew the limit in force (it is measured, not assumed).
    */
   static void restartAndCheckTheLoopResumes(String name, TwoTenants load, long target) throws Exception {
+    restartAndCheckTheLoopResumes(StandaloneHBase.shared(), "hb", name, load);
+  }
+
+  /** As above, for a tenant of the HBaseCluster {@code cluster} on {@code hbase}. */
+  static void restartAndCheckTheLoopResumes(StandaloneHBase hbase, String cluster, String name, TwoTenants load)
+      throws Exception {
     // restarted from a settled loop: a period whose reading failed (MetricsUnavailable) would be resumed as such
     await().atMost(3L * PERIOD_S, TimeUnit.SECONDS).pollInterval(500, TimeUnit.MILLISECONDS)
         .until(() -> List.of("Converged", "LimiterStep").contains(calibration(name).getState()));
     CalibrationStatus before = calibration(name);
-    Map<String, String> raw = QuotaTableRaw.read(StandaloneHBase.shared(), load.tUser);
+    Map<String, String> raw = QuotaTableRaw.read(hbase, load.tUser);
     operator.close();
     operator = new OperatorHarness(k8s);
-    String key = ClusterConnections.key(ns, "hb");
+    String key = ClusterConnections.key(ns, cluster);
     List<String> seen = new ArrayList<>();
     long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(4L * PERIOD_S + 5);
     while (System.nanoTime() < end) {
@@ -333,7 +345,7 @@ class CalibrationIT {
     assertThat(operator.hbaseCalls(key, "setQuota")).as("one write per move, none otherwise").isEqualTo(moves);
     if (moves == 0) {
       assertThat(after.getStatus().getCalibration().getLimit()).isEqualTo(before.getLimit());
-      assertThat(QuotaTableRaw.read(StandaloneHBase.shared(), load.tUser)).isEqualTo(raw);
+      assertThat(QuotaTableRaw.read(hbase, load.tUser)).isEqualTo(raw);
     }
     assertThat(after.getStatus().getSummary()).as("status says what HBase holds")
         .contains("READ_NUMBER=" + after.getStatus().getCalibration().getLimit() + "req/sec");
