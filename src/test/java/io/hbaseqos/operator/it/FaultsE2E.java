@@ -114,13 +114,7 @@ class FaultsE2E {
   }
 
   static void edit(String ns, String name, java.util.function.Consumer<TenantQuota> change) {
-    await().atMost(10, TimeUnit.SECONDS).ignoreExceptions().until(() -> {
-      k8s.resources(TenantQuota.class).inNamespace(ns).withName(name).edit(tq -> {
-        change.accept(tq);
-        return tq;
-      });
-      return true;
-    });
+    io.hbaseqos.operator.support.Resources.edit(k8s, TenantQuota.class, ns, name, change);
   }
 
   static void delete(String ns, String... names) {

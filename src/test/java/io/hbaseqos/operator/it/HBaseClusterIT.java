@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.hbaseqos.operator.api.HBaseCluster;
 import io.hbaseqos.operator.support.KubeApi;
 import io.hbaseqos.operator.support.OperatorHarness;
@@ -68,14 +67,7 @@ class HBaseClusterIT {
 
     // Declaring another period than the cluster runs with is reported, with the value found, and
     // does not stop the cluster from being managed.
-    // retried: a status write of the operator can change the resourceVersion between get and patch (409)
-    await().atMost(10, TimeUnit.SECONDS).ignoreExceptionsInstanceOf(KubernetesClientException.class).until(() -> {
-      k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").edit(c -> {
-        c.getSpec().getQuotas().setRefreshPeriod("30s");
-        return c;
-      });
-      return true;
-    });
+    io.hbaseqos.operator.support.Resources.editCluster(k8s, ns, "hb", c -> c.getSpec().getQuotas().setRefreshPeriod("30s"));
     await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> {
       Condition c = condition("hb", "RefreshPeriodMatches");
       assertThat(c.getStatus()).isEqualTo("False");

@@ -92,9 +92,8 @@ class HBaseOutageIT {
     long down = System.nanoTime();
     // change every tenant while HBase is down
     for (int i = 0; i < n; i++) {
-      TenantQuota tq = k8s.resources(TenantQuota.class).inNamespace(ns).withName("t" + i).get();
-      tq.getSpec().setThrottles(List.of(t(ThrottleKind.REQUEST_NUMBER, "200req/sec")));
-      k8s.resource(tq).update();
+      io.hbaseqos.operator.support.Resources.edit(k8s, TenantQuota.class, ns, "t" + i,
+          tq -> tq.getSpec().setThrottles(List.of(t(ThrottleKind.REQUEST_NUMBER, "200req/sec"))));
     }
     await().atMost(90, TimeUnit.SECONDS).until(() -> allHaveReason(ns, n, "HBaseUnavailable"));
     long reportedAfterMs = (System.nanoTime() - down) / 1_000_000;

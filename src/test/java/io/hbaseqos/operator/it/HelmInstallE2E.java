@@ -269,9 +269,8 @@ class HelmInstallE2E {
       long killed = System.nanoTime();
       leader.kill();
       // changes made while nobody leads must not be lost
-      k8s.resources(TenantQuota.class).inNamespace(ns).withName("t1").edit(tq -> {
+      io.hbaseqos.operator.support.Resources.edit(k8s, TenantQuota.class, ns, "t1", tq -> {
         tq.getSpec().getThrottles().get(0).setLimit("111req/sec");
-        return tq;
       });
       k8s.resource(Resources.tenant(ns, "t3", "hb", Resources.user("le-" + ns + "-3"),
           Resources.t(ThrottleKind.REQUEST_NUMBER, "103req/sec"))).create();

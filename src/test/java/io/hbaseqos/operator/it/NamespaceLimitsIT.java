@@ -184,17 +184,15 @@ class NamespaceLimitsIT {
     assertThat(get("a").getMetadata().getResourceVersion()).as("no status write after a restart").isEqualTo(version);
 
     // raising the maximum through the spec lets HBase take the table
-    k8s.resources(TenantQuota.class).inNamespace(ns).withName("a").edit(tq -> {
+    io.hbaseqos.operator.support.Resources.edit(k8s, TenantQuota.class, ns, "a", tq -> {
       tq.getSpec().getNamespaceLimits().setMaxTables(3L);
-      return tq;
     });
     await().atMost(30, TimeUnit.SECONDS).untilAsserted(() ->
         assertThat(descriptor("nsa")).containsEntry("hbase.namespace.quota.maxtables", "3"));
     createTable("nsa", "third", 1);
     // lowering it below what the namespace holds: HBase takes it and refuses only new tables
-    k8s.resources(TenantQuota.class).inNamespace(ns).withName("a").edit(tq -> {
+    io.hbaseqos.operator.support.Resources.edit(k8s, TenantQuota.class, ns, "a", tq -> {
       tq.getSpec().getNamespaceLimits().setMaxTables(1L);
-      return tq;
     });
     await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> {
       assertThat(descriptor("nsa")).containsEntry("hbase.namespace.quota.maxtables", "1");
@@ -231,11 +229,10 @@ class NamespaceLimitsIT {
     assertThatThrownBy(() -> createTable("nslater", "more", 1)).hasStackTraceContaining("QuotaExceededException");
 
     // the declaration taken out of the spec (a throttle stays): HBase no longer holds the maximum
-    k8s.resources(TenantQuota.class).inNamespace(ns).withName("later").edit(tq -> {
+    io.hbaseqos.operator.support.Resources.edit(k8s, TenantQuota.class, ns, "later", tq -> {
       tq.getSpec().setNamespaceLimits(null);
       tq.getSpec().setThrottles(List.of(io.hbaseqos.operator.support.Resources.t(
           io.hbaseqos.operator.quota.ThrottleKind.REQUEST_NUMBER, "100req/sec")));
-      return tq;
     });
     await().atMost(30, TimeUnit.SECONDS).untilAsserted(() ->
         assertThat(descriptor("nslater")).doesNotContainKey("hbase.namespace.quota.maxtables"));

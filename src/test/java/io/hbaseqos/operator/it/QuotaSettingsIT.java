@@ -8,7 +8,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.hbaseqos.operator.api.CapacityUnitSizeSpec;
 import io.hbaseqos.operator.api.HBaseCluster;
 import io.hbaseqos.operator.api.QuotaSettingsSpec;
@@ -99,13 +98,7 @@ class QuotaSettingsIT {
 
   /** A spec edit; retried when the operator's status write got in between (409). */
   static void edit(Consumer<QuotaSettingsSpec> change) {
-    await().atMost(10, TimeUnit.SECONDS).ignoreExceptionsInstanceOf(KubernetesClientException.class).until(() -> {
-      k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").edit(c -> {
-        change.accept(c.getSpec().getQuotas());
-        return c;
-      });
-      return true;
-    });
+    io.hbaseqos.operator.support.Resources.editCluster(k8s, ns, "hb", c -> change.accept(c.getSpec().getQuotas()));
   }
 
   /** What the RegionServer of this test runs with, as spec.quotas. */

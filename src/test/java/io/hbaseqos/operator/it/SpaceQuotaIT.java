@@ -147,9 +147,8 @@ class SpaceQuotaIT {
   }
 
   static void setLimit(String name, String limit) {
-    k8s.resources(TenantQuota.class).inNamespace(ns).withName(name).edit(tq -> {
+    io.hbaseqos.operator.support.Resources.edit(k8s, TenantQuota.class, ns, name, tq -> {
       tq.getSpec().getSpace().setLimit(limit);
-      return tq;
     });
   }
 

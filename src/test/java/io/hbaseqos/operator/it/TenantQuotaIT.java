@@ -101,8 +101,8 @@ class TenantQuotaIT {
     assertThat(tq.getStatus().getLastSyncTime()).isNotNull();
 
     // change one limit in place and drop one type
-    tq.getSpec().setThrottles(List.of(t(ThrottleKind.REQUEST_NUMBER, "3000req/sec"), t(ThrottleKind.READ_SIZE, "10M/sec")));
-    k8s.resource(tq).update();
+    io.hbaseqos.operator.support.Resources.edit(k8s, TenantQuota.class, ns, "alice", x -> x.getSpec().setThrottles(
+        List.of(t(ThrottleKind.REQUEST_NUMBER, "3000req/sec"), t(ThrottleKind.READ_SIZE, "10M/sec"))));
     await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> assertThat(HBaseQuotas.user(u))
         .isEqualTo(Map.of("REQUEST_NUMBER", "3000req/sec", "READ_SIZE", "10M/sec")));
     awaitReady("alice");
@@ -306,9 +306,8 @@ class TenantQuotaIT {
         return crd;
       });
       await().atMost(20, TimeUnit.SECONDS).ignoreExceptions().until(() -> {
-        k8s.resources(TenantQuota.class).inNamespace(ns).withName(name).edit(tq -> {
+        io.hbaseqos.operator.support.Resources.edit(k8s, TenantQuota.class, ns, name, tq -> {
           change.accept(tq);
-          return tq;
         });
         return true;
       });
@@ -330,10 +329,9 @@ class TenantQuotaIT {
     await().atMost(10, TimeUnit.SECONDS).untilAsserted(() ->
         assertThat(events("huge")).anySatisfy(e -> assertThat(e.getReason()).isEqualTo("InvalidSpec")));
     // still the claimant of what it wrote: Remove does not take it as unmanaged
-    k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").edit(hc -> {
+    io.hbaseqos.operator.support.Resources.edit(k8s, HBaseCluster.class, ns, "hb", hc -> {
       hc.getSpec().getQuotas().setUnmanagedPolicy(io.hbaseqos.operator.api.QuotaSettingsSpec.UnmanagedPolicy.Remove);
       hc.getSpec().getQuotas().setUnmanagedInclude(List.of("^user=[^,]*" + ns + "$"));
-      return hc;
     });
     String stray = "ivan-" + ns;
     HBaseQuotas.set(QuotaSettingsFactory.throttleUser(stray, ThrottleType.REQUEST_NUMBER, 5, TimeUnit.SECONDS));
@@ -425,9 +423,9 @@ class TenantQuotaIT {
     String u = "mona-" + ns;
     k8s.resource(tenant(ns, "mona", "breakable", user(u), t(ThrottleKind.REQUEST_NUMBER, "10req/sec"))).create();
     awaitReady("mona");
-    HBaseCluster c = k8s.resources(HBaseCluster.class).inNamespace(ns).withName("breakable").get();
-    c.getSpec().getConnection().setZookeeperQuorum("localhost:" + StandaloneHBase.freePort()); // nothing listens
-    k8s.resource(c).update();
+    String nothingListens = "localhost:" + StandaloneHBase.freePort();
+    io.hbaseqos.operator.support.Resources.editCluster(k8s, ns, "breakable",
+        c -> c.getSpec().getConnection().setZookeeperQuorum(nothingListens));
     await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> assertThat(k8s.resources(HBaseCluster.class)
         .inNamespace(ns).withName("breakable").get().getStatus().condition("Reachable").get().getStatus())
         .isEqualTo("False"));
@@ -445,15 +443,8 @@ class TenantQuotaIT {
           .isEqualTo(failed.size());
       assertThat(failed).anySatisfy(e -> assertThat(e.getCount()).isGreaterThanOrEqualTo(2));
     });
-    // retried: a status write of the operator can change the resourceVersion between get and patch (409)
-    await().atMost(10, TimeUnit.SECONDS).ignoreExceptionsInstanceOf(
-        io.fabric8.kubernetes.client.KubernetesClientException.class).until(() -> {
-          k8s.resources(TenantQuota.class).inNamespace(ns).withName("mona").edit(tq -> {
-            tq.getMetadata().setAnnotations(Map.of("hbaseqos.io/skip-cleanup", "true"));
-            return tq;
-          });
-          return true;
-        });
+    io.hbaseqos.operator.support.Resources.edit(k8s, TenantQuota.class, ns, "mona",
+        tq -> tq.getMetadata().setAnnotations(Map.of("hbaseqos.io/skip-cleanup", "true")));
     await().atMost(60, TimeUnit.SECONDS).until(() -> get("mona") == null);
     assertThat(HBaseQuotas.user(u)).as("released without touching HBase").isEqualTo(Map.of("REQUEST_NUMBER", "10req/sec"));
     HBaseQuotas.set(QuotaSettingsFactory.unthrottleUser(u));
@@ -521,9 +512,8 @@ class TenantQuotaIT {
       }
     });
     watcher.start();
-    TenantQuota g = get("global");
-    g.getSpec().setThrottles(List.of(t(ThrottleKind.WRITE_NUMBER, "10req/sec")));
-    k8s.resource(g).update();
+    io.hbaseqos.operator.support.Resources.edit(k8s, TenantQuota.class, ns, "global",
+        g -> g.getSpec().setThrottles(List.of(t(ThrottleKind.WRITE_NUMBER, "10req/sec"))));
     await().atMost(30, TimeUnit.SECONDS).until(() -> "write_num=10/SECONDS".equals(raw(u).get("u." + u + " q:s")));
     awaitReady("global");
     Thread.sleep(3_000);
@@ -587,10 +577,9 @@ class TenantQuotaIT {
    * {@code stray}, and waits until Remove has taken it (so it has run past every other subject).
    */
   void removeUnmanagedOfThisCaseAndAwait(String stray) {
-    k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").edit(hc -> {
+    io.hbaseqos.operator.support.Resources.edit(k8s, HBaseCluster.class, ns, "hb", hc -> {
       hc.getSpec().getQuotas().setUnmanagedPolicy(io.hbaseqos.operator.api.QuotaSettingsSpec.UnmanagedPolicy.Remove);
       hc.getSpec().getQuotas().setUnmanagedInclude(List.of("^user=[^,]*" + ns + "$"));
-      return hc;
     });
     HBaseQuotas.set(QuotaSettingsFactory.throttleUser(stray, ThrottleType.REQUEST_NUMBER, 5, TimeUnit.SECONDS));
     await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> assertThat(raw(stray)).as(KubeApi::removalPicture)
@@ -704,9 +693,8 @@ class TenantQuotaIT {
     dropTable(tn);
     await().atMost(30, TimeUnit.SECONDS).until(() -> HBaseQuotas.of(null, null, tn.getNameAsString()).isEmpty());
     createTable(tn);
-    k8s.resources(HBaseCluster.class).inNamespace(ns).withName("slow").edit(hc -> {
+    io.hbaseqos.operator.support.Resources.edit(k8s, HBaseCluster.class, ns, "slow", hc -> {
       hc.getSpec().getQuotas().setResyncPeriod("2s"); // looks now
-      return hc;
     });
     await().atMost(30, TimeUnit.SECONDS).untilAsserted(() ->
         assertThat(events("tbl")).anySatisfy(e -> {

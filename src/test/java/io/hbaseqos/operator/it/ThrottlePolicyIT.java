@@ -71,14 +71,13 @@ class ThrottlePolicyIT {
   }
 
   static void policy(ThrottlePolicySpec.Switch exceed, ThrottlePolicySpec.Switch rpc) {
-    k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").edit(c -> {
+    io.hbaseqos.operator.support.Resources.edit(k8s, HBaseCluster.class, ns, "hb", c -> {
       ThrottlePolicySpec p = new ThrottlePolicySpec();
       p.setRegionServer(new ArrayList<>(List.of(t(ThrottleKind.READ_NUMBER, RS_READS + "req/sec"),
           t(ThrottleKind.WRITE_NUMBER, "1000req/sec"))));
       p.setExceedThrottle(exceed);
       p.setRpcThrottle(rpc);
       c.getSpec().setThrottlePolicy(p);
-      return c;
     });
   }
 
@@ -160,14 +159,13 @@ class ThrottlePolicyIT {
   void aDryRunOfTheRegionServerCeilingWritesNothingAndPredictsWhatEnforcingItDoes() throws Exception {
     TenantLoad.load(hbase.clientConfiguration(), "loader", TenantLoad.readWorkload("policy_dry", 500));
     String before = raw("r.all") + raw("exceedThrottleQuota");
-    k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").edit(c -> {
+    io.hbaseqos.operator.support.Resources.edit(k8s, HBaseCluster.class, ns, "hb", c -> {
       ThrottlePolicySpec p = new ThrottlePolicySpec();
       p.setRegionServer(new ArrayList<>(List.of(t(ThrottleKind.READ_NUMBER, "400req/sec"))));
       p.setExceedThrottle(ThrottlePolicySpec.Switch.Disabled);
       p.setRpcThrottle(ThrottlePolicySpec.Switch.Enabled);
       p.setEnforcement(io.hbaseqos.operator.api.TenantQuotaSpec.Enforcement.DryRun);
       c.getSpec().setThrottlePolicy(p);
-      return c;
     });
     String u = "pdry-" + Long.toString(System.nanoTime() % 1_000_000_000L, 36);
     try (TenantLoad load = TenantLoad.start(hbase.clientConfiguration(), u, TenantLoad.readWorkload("policy_dry", 500),
@@ -201,9 +199,8 @@ class ThrottlePolicyIT {
           .isEqualTo("DryRun");
       assertThat(hc().getStatus().getThrottlePolicyDryRun().getPlan()).isEqualTo(d.getPlan());
 
-      k8s.resources(HBaseCluster.class).inNamespace(ns).withName("hb").edit(c -> {
+      io.hbaseqos.operator.support.Resources.edit(k8s, HBaseCluster.class, ns, "hb", c -> {
         c.getSpec().getThrottlePolicy().setEnforcement(io.hbaseqos.operator.api.TenantQuotaSpec.Enforcement.Enforce);
-        return c;
       });
       await().atMost(30, TimeUnit.SECONDS).untilAsserted(() -> {
         assertThat(raw("r.all")).contains("read_num=400/SECONDS");
