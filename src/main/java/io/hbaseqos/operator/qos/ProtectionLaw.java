@@ -32,7 +32,11 @@ import java.util.TreeSet;
  *       server ({@code inForceAfter}: twice its quota refresh period, before 2.6.3), except a period that
  *       misses after a change that only raised limits, with no earlier cut still to come into force
  *       (the load only grows as a raise lands, so the new limits will miss at least as badly): that
- *       miss is judged and joins their record. When the sheddable tenants below it change (one joins or
+ *       miss is judged and joins their record. A change that the tenants' own loads show is not in force
+ *       yet waits too, told or not: while a tenant cut under what it used, or raised from a limit that held
+ *       it, still uses about what it used before (nearer that than its new limit, in ln), the period was
+ *       measured under the old limits (at most {@link #UNSEEN_AT_MOST} periods past the wait told). When
+ *       the sheddable tenants below it change (one joins or
  *       leaves), its record and its recent misses are dropped: they were measured with other tenants
  *       below, or none, whose load may have moved in ways the law never saw.</li>
  *   <li><b>Evidence per limit.</b> Each measured period adds the headroom h = ln(bound / reading) of
@@ -110,6 +114,13 @@ public final class ProtectionLaw {
   public static final int FORGET_VIOLATION_AFTER = 10;
   /** The steepest elasticity of latency to load the law believes its measurements (see {@link Evidence#elasticity}). */
   static final double STEEPEST = 4;
+  /**
+   * Periods, past the wait told, that a change whose tenants still use about what they used before it is
+   * taken as not in force yet. A guard: a cut HBase does not enforce (a tenant it exempts), or a raise a
+   * tenant does not use (it asks for no more), leaves the law judging again rather than waiting for ever.
+   * Three periods cover an untold lag of one period on average seven times in eight.
+   */
+  static final int UNSEEN_AT_MOST = 3;
   /** A latency of ten minutes is no RPC's: a broken metric. */
   public static final double ABSURD_MILLIS = 600_000;
 
@@ -242,6 +253,12 @@ public final class ProtectionLaw {
     private final Map<String, Integer> unsettled = new HashMap<>();
     /** Per protected tenant: the last change below it only raised limits. */
     private final Map<String, Boolean> raised = new HashMap<>();
+    /** Per protected tenant: the loads of the tenants below it in the last period. */
+    private final Map<String, Map<String, Double>> loads = new HashMap<>();
+    /** Per protected tenant: the tenants below it whose load its last change should move, not yet seen moved. */
+    private final Map<String, Map<String, Pending>> pending = new HashMap<>();
+    /** Per protected tenant: periods its last change was measured not in force, past the wait told. */
+    private final Map<String, Integer> unseen = new HashMap<>();
 
     Evidence evidence(String protectedId) {
       return evidence.computeIfAbsent(protectedId, k -> new Evidence());
@@ -264,7 +281,7 @@ public final class ProtectionLaw {
     /** Everything it keeps per tenant, by the tenant's id. */
     private List<Map<String, ?>> perTenant() {
       return List.of(calm, quiet, recentViolations, failedProbes, probing, below, evidence, idle, placedOn, unsettled,
-          raised);
+          raised, loads, pending, unseen);
     }
 
     int forgetAfter(String sheddable) {
@@ -440,7 +457,10 @@ public final class ProtectionLaw {
         boolean raised = before.keySet().equals(now.keySet()) && now.entrySet().stream()
             .allMatch(x -> x.getValue() >= before.get(x.getKey()));
         memory.raised.put(p.id(), raised && (waiting == 0 || Boolean.TRUE.equals(memory.raised.get(p.id()))));
+        memory.pending.put(p.id(), Pending.of(before, now, memory.loads.getOrDefault(p.id(), Map.of())));
+        memory.unseen.remove(p.id());
       }
+      memory.loads.put(p.id(), loads(below(p, sheddables).toList()));
       // while a raise is not in force everywhere, a miss is still one: the load can only grow as it lands, so
       // the new limits will miss at least as badly. That period is judged and joins their record (a reading
       // that met the bound then says nothing of them, and the others wait on)
@@ -448,6 +468,12 @@ public final class ProtectionLaw {
           && Boolean.TRUE.equals(memory.raised.get(p.id()));
       if (missWhileRaising) {
         unsettled = 0;
+      }
+      // a change the loads below say is not in force yet waits too; but a miss after only raises is judged
+      // as above, in force or not
+      boolean missAfterRaising = verdict == Verdict.VIOLATED && Boolean.TRUE.equals(memory.raised.get(p.id()));
+      if (unsettled == 0 && !changed && !missAfterRaising && notSeenInForce(p, sheddables, memory)) {
+        unsettled = 1;
       }
       Evidence e = memory.evidence(p.id());
       boolean idle = verdict == Verdict.IDLE;
@@ -494,6 +520,58 @@ public final class ProtectionLaw {
       stances.put(p.id(), new Stance(verdict, false, squeezes, calm, raise));
     }
     return stances;
+  }
+
+  /**
+   * A tenant whose load a change should move: what it used in the period before the change, and the
+   * limit written. A cut moves it when the new limit is under that load; a raise when the load was held
+   * by the old limit (within half the raise of it, in ln).
+   */
+  record Pending(double loadBefore, long limit) {
+    static Map<String, Pending> of(Map<String, Long> before, Map<String, Long> now, Map<String, Double> loads) {
+      Map<String, Pending> out = new HashMap<>();
+      now.forEach((id, limit) -> {
+        Long old = before.get(id);
+        Double load = loads.get(id);
+        if (old == null || old.equals(limit) || load == null || !(load > 0)) {
+          return;
+        }
+        boolean moves = limit < old ? limit < load : Math.abs(Math.log(load / old)) < Math.log((double) limit / old) / 2;
+        if (moves) {
+          out.put(id, new Pending(load, limit));
+        }
+      });
+      return out;
+    }
+
+    /** Whether {@code used} is still nearer the load before the change than the new limit (in ln). */
+    boolean notSeen(double used) {
+      return Double.isFinite(used) && used > 0
+          && Math.abs(Math.log(used / loadBefore)) < Math.abs(Math.log(limit / loadBefore)) / 2;
+    }
+  }
+
+  /**
+   * Whether the last change below {@code p} is not in force yet by the loads it should move: a tenant cut
+   * under what it used, or raised from a limit that held it, still uses about what it used before
+   * (nearer that than its new limit), for at most {@link #UNSEEN_AT_MOST} periods. Once every such
+   * tenant's load moved, or that many periods passed, the change is taken as in force and not asked
+   * about again.
+   */
+  private static boolean notSeenInForce(Protected p, List<Sheddable> sheddables, Memory memory) {
+    Map<String, Pending> moving = memory.pending.get(p.id());
+    if (moving == null || moving.isEmpty()) {
+      return false;
+    }
+    int waited = memory.unseen.getOrDefault(p.id(), 0);
+    boolean notSeen = waited < UNSEEN_AT_MOST
+        && below(p, sheddables).anyMatch(s -> moving.containsKey(s.id()) && moving.get(s.id()).notSeen(s.used()));
+    if (notSeen) {
+      memory.unseen.put(p.id(), waited + 1);
+    } else {
+      memory.pending.remove(p.id());
+    }
+    return notSeen;
   }
 
   /** Each sheddable tenant's load: what it used, within the limit HBase holds (that limit when not known). */
@@ -794,6 +872,12 @@ public final class ProtectionLaw {
         .orElse(null);
     Protected pending = above.stream().filter(x -> stances.get(x.id()).verdict() == Verdict.VIOLATED).findFirst()
         .orElse(null);
+    if (measuring != null && memory.pending.containsKey(measuring) && memory.unseen.getOrDefault(measuring, 0) > 0
+        && memory.unsettled.getOrDefault(measuring, 0) == 0 && !stances.get(measuring).changed()) {
+      return "held at " + s.limit() + " req/sec: the limits below " + measuring + " changed, and the tenants whose "
+          + "load the change should move still use about what they used before it: HBase does not enforce it yet "
+          + "(or, after a raise, they ask for no more), so this period was measured under the old limits";
+    }
     if (measuring != null) {
       int left = memory.unsettled.getOrDefault(measuring, 0);
       return left > 0 ? "held at " + s.limit() + " req/sec: the limits below " + measuring + " changed, and HBase "

@@ -193,6 +193,8 @@ class ProtectionLoopsTest {
     // a sheddable tenant above u joins: the members' shape changes, u's tenants below do not
     ProtectionLoops.Member late = new ProtectionLoops.Member("ns/late", 200, List.of(),
         new ProtectionLoops.Range(10, 1000), null, null, null);
+    // what t uses: all its limit, whichever is in force
+    java.util.concurrent.atomic.AtomicReference<Double> tUses = new java.util.concurrent.atomic.AtomicReference<>(1000.0);
     ProtectionLoops.Source source = new ProtectionLoops.Source() {
       @Override
       public Map<String, List<ProtectionLoops.Reading>> latencies(List<ProtectionLoops.Member> protecteds) {
@@ -201,13 +203,14 @@ class ProtectionLoopsTest {
 
       @Override
       public Map<String, Double> uses(List<ProtectionLoops.Member> sheddables) {
-        return Map.of("ns/t", 1000.0, "ns/late", 100.0);
+        return Map.of("ns/t", tUses.get(), "ns/late", 100.0);
       }
     };
     Duration period = Duration.ofSeconds(30);
     Duration refresh = Duration.ofSeconds(60);
     long cut = loops.plan("ns/hb", List.of(u, t), period, refresh, source, T0).decision().caps().get("ns/t").limit();
     assertThat(cut).isLessThan(1000L);
+    tUses.set((double) cut);
     // the period under the write, then the member joins (a step at once), then the refresh's two periods
     loops.plan("ns/hb", List.of(u, t), period, refresh, source, T0.plusSeconds(30));
     ProtectionLoops.Plan early = loops.plan("ns/hb", List.of(u, t, late), period, refresh, source,
