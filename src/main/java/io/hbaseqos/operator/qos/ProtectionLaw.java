@@ -460,18 +460,18 @@ public final class ProtectionLaw {
         memory.pending.put(p.id(), Pending.of(before, now, memory.loads.getOrDefault(p.id(), Map.of())));
         memory.unseen.remove(p.id());
       }
-      memory.loads.put(p.id(), loads(below(p, sheddables).toList()));
+      Map<String, Double> loadsNow = loads(below(p, sheddables).toList());
+      memory.loads.put(p.id(), loadsNow);
       // while a raise is not in force everywhere, a miss is still one: the load can only grow as it lands, so
       // the new limits will miss at least as badly. That period is judged and joins their record (a reading
       // that met the bound then says nothing of them, and the others wait on)
-      boolean missWhileRaising = unsettled > 0 && !changed && verdict == Verdict.VIOLATED
-          && Boolean.TRUE.equals(memory.raised.get(p.id()));
+      boolean missAfterRaising = verdict == Verdict.VIOLATED && Boolean.TRUE.equals(memory.raised.get(p.id()));
+      boolean missWhileRaising = unsettled > 0 && !changed && missAfterRaising;
       if (missWhileRaising) {
         unsettled = 0;
       }
       // a change the loads below say is not in force yet waits too; but a miss after only raises is judged
       // as above, in force or not
-      boolean missAfterRaising = verdict == Verdict.VIOLATED && Boolean.TRUE.equals(memory.raised.get(p.id()));
       if (unsettled == 0 && !changed && !missAfterRaising && notSeenInForce(p, sheddables, memory)) {
         unsettled = 1;
       }
@@ -490,7 +490,7 @@ public final class ProtectionLaw {
       }
       Double h = headroom(p);
       if (h != null) {
-        e.add(h, loads(below(p, sheddables).toList()));
+        e.add(h, loadsNow);
       }
       if (verdict == Verdict.VIOLATED) {
         // where this miss was, for a squeeze the record asks for later in a period without one
@@ -872,8 +872,8 @@ public final class ProtectionLaw {
         .orElse(null);
     Protected pending = above.stream().filter(x -> stances.get(x.id()).verdict() == Verdict.VIOLATED).findFirst()
         .orElse(null);
-    if (measuring != null && memory.pending.containsKey(measuring) && memory.unseen.getOrDefault(measuring, 0) > 0
-        && memory.unsettled.getOrDefault(measuring, 0) == 0 && !stances.get(measuring).changed()) {
+    // a pending change with periods counted: the last check found it not in force (a change, or the guard, clears them)
+    if (measuring != null && memory.pending.containsKey(measuring) && memory.unseen.getOrDefault(measuring, 0) > 0) {
       return "held at " + s.limit() + " req/sec: the limits below " + measuring + " changed, and the tenants whose "
           + "load the change should move still use about what they used before it: HBase does not enforce it yet "
           + "(or, after a raise, they ask for no more), so this period was measured under the old limits";

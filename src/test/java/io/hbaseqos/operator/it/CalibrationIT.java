@@ -237,7 +237,7 @@ class CalibrationIT {
       long target = Math.round(free.tOps() / 2);
       // a stale hand-set limit, a third of the target: the loop has to find its way up
       calibrate("jmx", load, target, target / 3, c -> c.setSource(CalibrationSpec.Source.HBase));
-      restartAndCheckTheLoopResumes("jmx", load, target);
+      restartAndCheckTheLoopResumes("jmx", load);
       dryRunFromWhatTheLoopLearnt("jmx", load);
     }
   }
@@ -306,7 +306,7 @@ class CalibrationIT {
    * hbase:quota holds. A move after the restart is allowed and printed: the first period after the
    * restart begins before the new process knew the limit in force (it is measured, not assumed).
    */
-  static void restartAndCheckTheLoopResumes(String name, TwoTenants load, long target) throws Exception {
+  static void restartAndCheckTheLoopResumes(String name, TwoTenants load) throws Exception {
     restartAndCheckTheLoopResumes(StandaloneHBase.shared(), "hb", name, load);
   }
 

@@ -305,9 +305,11 @@ class TenantQuotaIT {
         limit.setXKubernetesValidations(null);
         return crd;
       });
+      // retried until the looser schema is served (every exception, a 409 included)
       await().atMost(20, TimeUnit.SECONDS).ignoreExceptions().until(() -> {
-        io.hbaseqos.operator.support.Resources.edit(k8s, TenantQuota.class, ns, name, tq -> {
+        k8s.resources(TenantQuota.class).inNamespace(ns).withName(name).edit(tq -> {
           change.accept(tq);
+          return tq;
         });
         return true;
       });
