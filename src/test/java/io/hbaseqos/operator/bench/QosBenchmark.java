@@ -74,6 +74,10 @@ import java.util.function.Function;
  *
  * <p>{@code --hbase-version V --refresh-ms MS}: another HBase release (2.5.12: no quota reload on a
  * write) and its RegionServer's {@code hbase.quota.refresh.period}, declared on the HBaseCluster too.
+ * A limit written there is in force only after up to two refreshes (the chore refetches a cached
+ * quota every other run), so each sweep level is measured from two refreshes after its write, and
+ * the policy starts T only once the sweep's last limit has given way to the policy's ceiling: U is
+ * read alone meanwhile, which also shows whether the server stayed as fast as it started.
  */
 public final class QosBenchmark {
   static final double GOAL = 0.9;
@@ -132,6 +136,8 @@ public final class QosBenchmark {
   static Map<Integer, Double> alone = Map.of();
   /** Whether T is started again, on a new connection, until it is served on a loop other than U's. */
   static boolean apart = true;
+  /** How long after a limit is in hbase:quota it is in force: 6 s (a reload on write), or two refreshes. */
+  static long inForceMs = 6000;
 
   static void run(String[] args) throws Exception {
     Map<String, String> o = SyncBenchmark.options(args);
@@ -153,6 +159,9 @@ public final class QosBenchmark {
     String refreshMs = o.get("refresh-ms");
     if (refreshMs != null && (Long.parseLong(refreshMs) < 1000 || Long.parseLong(refreshMs) % 1000 != 0)) {
       throw new IllegalArgumentException("--refresh-ms is whole seconds of at least 1000 ms, not " + refreshMs);
+    }
+    if (refreshMs != null) {
+      inForceMs = 2 * Long.parseLong(refreshMs) + 5000;
     }
     StandaloneHBase hbase = new StandaloneHBase(Files.createTempDirectory("bench-qos"), refreshMs == null ? Map.of()
         : Map.of("hbase.quota.refresh.period", refreshMs), o.get("hbase-version"));
@@ -225,7 +234,7 @@ public final class QosBenchmark {
             window, levels, levelPeriods, tFree, bound, both));
       }
       System.out.println("\n## run 3: the operator's policy");
-      List<Period> policy = policy(k8s, ns, load, window, periods, tFree);
+      List<Period> policy = policy(k8s, ns, hbase, load, window, periods, tFree, bound);
       print(policy, bound);
       if (!sweepAt.equals("first")) {
         load.stopBatch();
@@ -390,7 +399,7 @@ public final class QosBenchmark {
       await().alias("T's limit of " + limit + " req/sec in hbase:quota").atMost(60, TimeUnit.SECONDS)
           .pollInterval(200, TimeUnit.MILLISECONDS)
           .until(() -> Long.valueOf(limit).equals(QuotaTableRaw.userLimit(hbase, load.tUser, "req_num")));
-      Thread.sleep(6000); // RegionServers reload quotas on change (2.6.3+)
+      Thread.sleep(inForceMs); // RegionServers reload quotas on change (2.6.3+), or at their refresh
       startT(load);
       sweep.computeIfAbsent(limit, k -> new ArrayList<>()).addAll(periods(load, window, levelPeriods, null));
     }
@@ -399,17 +408,25 @@ public final class QosBenchmark {
     return sweep;
   }
 
-  static List<Period> policy(KubernetesClient k8s, String ns, LatencyTenants load, int window, int periods,
-      double tFree) throws Exception {
+  static List<Period> policy(KubernetesClient k8s, String ns, StandaloneHBase hbase, LatencyTenants load,
+      int window, int periods, double tFree, double bound) throws Exception {
     long ceiling = Math.round(tFree * 1.5);
     long floor = Math.max(10, Math.round(tFree * 0.01));
     Resources.edit(k8s, TenantQuota.class, ns, "t", t -> {
       t.getSpec().setThrottles(new ArrayList<>());
       t.getSpec().setQos(sheddable(10, floor, ceiling));
     });
+    await().alias("T's ceiling of " + ceiling + " req/sec in hbase:quota").atMost(60, TimeUnit.SECONDS)
+        .pollInterval(200, TimeUnit.MILLISECONDS)
+        .until(() -> Long.valueOf(ceiling).equals(QuotaTableRaw.userLimit(hbase, load.tUser, "req_num")));
+    // U alone until the ceiling is in force (the sweep's last limit no longer is): two periods at least
+    int aloneFor = (int) Math.max(2, Math.ceil(inForceMs / (window * 1000.0)));
+    List<Period> between = alone(load, window, aloneFor);
+    System.out.printf(Locale.ROOT, "# U alone before the policy, T's ceiling written: p99 per period %s ms%n",
+        fmt(between.stream().map(Period::uP99).toList()));
+    print(between, bound);
     System.out.printf(Locale.ROOT, "# T sheddable below U, floor %d, ceiling %d req/s; T starts now%n", floor,
         ceiling);
-    Thread.sleep(3000);
     startT(load);
     return periods(load, window, periods, name -> k8s.resources(TenantQuota.class).inNamespace(ns).withName(name)
         .get());
