@@ -35,7 +35,9 @@ import java.util.TreeSet;
  *       miss is judged and joins their record. A change that the tenants' own loads show is not in force
  *       yet waits too, told or not: while a tenant cut under what it used, or raised from a limit that held
  *       it, still uses about what it used before (nearer that than its new limit, in ln), the period was
- *       measured under the old limits (at most {@link #UNSEEN_AT_MOST} periods past the wait told). When
+ *       measured under the old limits (at most {@link #UNSEEN_AT_MOST} periods past the wait told). A wait
+ *       told ends early once what each such tenant used on each server shows the change in force on every
+ *       server where it binds ({@link Pending#shownOn}): that period counts for nothing, the next is judged. When
  *       the sheddable tenants below it change (one joins or
  *       leaves), its record and its recent misses are dropped: they were measured with other tenants
  *       below, or none, whose load may have moved in ways the law never saw.</li>
@@ -255,6 +257,10 @@ public final class ProtectionLaw {
     private final Map<String, Boolean> raised = new HashMap<>();
     /** Per protected tenant: the loads of the tenants below it in the last period. */
     private final Map<String, Map<String, Double>> loads = new HashMap<>();
+    /** Per protected tenant: what each tenant below it used on each server in the last period (where known). */
+    private final Map<String, Map<String, Map<String, Double>>> loadsOn = new HashMap<>();
+    /** Per protected tenant: its wait told ended this period, the loads showing the change in force. */
+    private final Map<String, Boolean> shown = new HashMap<>();
     /** Per protected tenant: the tenants below it whose load its last change should move, not yet seen moved. */
     private final Map<String, Map<String, Pending>> pending = new HashMap<>();
     /** Per protected tenant: periods its last change was measured not in force, past the wait told. */
@@ -281,7 +287,7 @@ public final class ProtectionLaw {
     /** Everything it keeps per tenant, by the tenant's id. */
     private List<Map<String, ?>> perTenant() {
       return List.of(calm, quiet, recentViolations, failedProbes, probing, below, evidence, idle, placedOn, unsettled,
-          raised, loads, pending, unseen);
+          raised, loads, loadsOn, pending, unseen, shown);
     }
 
     int forgetAfter(String sheddable) {
@@ -457,11 +463,14 @@ public final class ProtectionLaw {
         boolean raised = before.keySet().equals(now.keySet()) && now.entrySet().stream()
             .allMatch(x -> x.getValue() >= before.get(x.getKey()));
         memory.raised.put(p.id(), raised && (waiting == 0 || Boolean.TRUE.equals(memory.raised.get(p.id()))));
-        memory.pending.put(p.id(), Pending.of(before, now, memory.loads.getOrDefault(p.id(), Map.of())));
+        memory.pending.put(p.id(), Pending.of(before, now, memory.loads.getOrDefault(p.id(), Map.of()),
+            memory.loadsOn.getOrDefault(p.id(), Map.of())));
         memory.unseen.remove(p.id());
       }
       Map<String, Double> loadsNow = loads(below(p, sheddables).toList());
       memory.loads.put(p.id(), loadsNow);
+      memory.loadsOn.put(p.id(), loadsOn(below(p, sheddables).toList()));
+      memory.shown.remove(p.id());
       // while a raise is not in force everywhere, a miss is still one: the load can only grow as it lands, so
       // the new limits will miss at least as badly. That period is judged and joins their record (a reading
       // that met the bound then says nothing of them, and the others wait on)
@@ -469,6 +478,14 @@ public final class ProtectionLaw {
       boolean missWhileRaising = unsettled > 0 && !changed && missAfterRaising;
       if (missWhileRaising) {
         unsettled = 0;
+      }
+      // a wait told ends early once the loads show the change in force on every server where it binds: this
+      // period was measured partly under the old limits (the change landed in it, or before), the next is not
+      if (periodEnd && unsettled > 0 && memory.unsettled.get(p.id()) > 0 && !missWhileRaising
+          && shownInForce(p, sheddables, memory)) {
+        memory.unsettled.put(p.id(), 0);
+        memory.pending.remove(p.id());
+        memory.shown.put(p.id(), true);
       }
       // a change the loads below say is not in force yet waits too; but a miss after only raises is judged
       // as above, in force or not
@@ -523,12 +540,15 @@ public final class ProtectionLaw {
   }
 
   /**
-   * A tenant whose load a change should move: what it used in the period before the change, and the
-   * limit written. A cut moves it when the new limit is under that load; a raise when the load was held
-   * by the old limit (within half the raise of it, in ln).
+   * A tenant whose load a change should move: what it used in the period before the change (in all, and
+   * on each server where known), the limit before and the limit written. A cut moves it when the new limit
+   * is under that load; a raise when the load was held by the old limit (within half the raise of it, in
+   * ln). On a server the same holds of what it used there (a RegionServer enforces the limit on what it
+   * serves).
    */
-  record Pending(double loadBefore, long limit) {
-    static Map<String, Pending> of(Map<String, Long> before, Map<String, Long> now, Map<String, Double> loads) {
+  record Pending(double loadBefore, long old, long limit, Map<String, Double> loadBeforeOn) {
+    static Map<String, Pending> of(Map<String, Long> before, Map<String, Long> now, Map<String, Double> loads,
+        Map<String, Map<String, Double>> loadsOn) {
       Map<String, Pending> out = new HashMap<>();
       now.forEach((id, limit) -> {
         Long old = before.get(id);
@@ -536,19 +556,65 @@ public final class ProtectionLaw {
         if (old == null || old.equals(limit) || load == null || !(load > 0)) {
           return;
         }
-        boolean moves = limit < old ? limit < load : Math.abs(Math.log(load / old)) < Math.log((double) limit / old) / 2;
-        if (moves) {
-          out.put(id, new Pending(load, limit));
+        if (moves(load, old, limit)) {
+          out.put(id, new Pending(load, old, limit, loadsOn.getOrDefault(id, Map.of())));
         }
       });
       return out;
     }
 
+    /** Whether a change from {@code old} to {@code limit} moves a load of {@code load}. */
+    static boolean moves(double load, long old, long limit) {
+      return limit < old ? limit < load : Math.abs(Math.log(load / old)) < Math.log((double) limit / old) / 2;
+    }
+
     /** Whether {@code used} is still nearer the load before the change than the new limit (in ln). */
     boolean notSeen(double used) {
-      return Double.isFinite(used) && used > 0
-          && Math.abs(Math.log(used / loadBefore)) < Math.abs(Math.log(limit / loadBefore)) / 2;
+      return notSeen(loadBefore, used);
     }
+
+    private boolean notSeen(double before, double used) {
+      return Double.isFinite(used) && used > 0
+          && Math.abs(Math.log(used / before)) < Math.abs(Math.log(limit / before)) / 2;
+    }
+
+    /**
+     * Whether what the tenant used on each server shows the change in force on every server where it binds
+     * (the same servers as before it, each known, at least one bound): false when that is not known.
+     */
+    boolean shownOn(Map<String, Double> usedOn) {
+      if (loadBeforeOn.isEmpty() || !loadBeforeOn.keySet().equals(usedOn.keySet())) {
+        return false;
+      }
+      boolean binds = false;
+      for (var e : loadBeforeOn.entrySet()) {
+        double before = e.getValue();
+        if (!(before > 0) || !moves(before, old, limit)) {
+          continue;
+        }
+        binds = true;
+        double used = usedOn.get(e.getKey());
+        if (!(used >= 0) || notSeen(before, used)) {
+          return false;
+        }
+      }
+      return binds;
+    }
+  }
+
+  /**
+   * Whether every tenant below {@code p} whose load its last change should move shows it in force on every
+   * server where it binds, by what it used on each ({@link Pending#shownOn}). False with nothing pending.
+   */
+  private static boolean shownInForce(Protected p, List<Sheddable> sheddables, Memory memory) {
+    Map<String, Pending> moving = memory.pending.get(p.id());
+    if (moving == null || moving.isEmpty()) {
+      return false;
+    }
+    Map<String, Sheddable> byId = new HashMap<>();
+    below(p, sheddables).forEach(s -> byId.put(s.id(), s));
+    return moving.entrySet().stream().allMatch(e -> byId.containsKey(e.getKey())
+        && byId.get(e.getKey()).knownPerServer() && e.getValue().shownOn(byId.get(e.getKey()).usedOn()));
   }
 
   /**
@@ -572,6 +638,13 @@ public final class ProtectionLaw {
       memory.pending.remove(p.id());
     }
     return notSeen;
+  }
+
+  /** What each sheddable tenant used on each server, for those known per server. */
+  static Map<String, Map<String, Double>> loadsOn(List<Sheddable> below) {
+    Map<String, Map<String, Double>> out = new HashMap<>();
+    below.stream().filter(Sheddable::knownPerServer).forEach(s -> out.put(s.id(), s.usedOn()));
+    return out;
   }
 
   /** Each sheddable tenant's load: what it used, within the limit HBase holds (that limit when not known). */
@@ -883,7 +956,9 @@ public final class ProtectionLaw {
       return left > 0 ? "held at " + s.limit() + " req/sec: the limits below " + measuring + " changed, and HBase "
           + "enforces them on every RegionServer only at its quota refresh, up to two refresh periods after the write; "
           + left + " more " + (left == 1 ? "period passes" : "periods pass") + " before one measures them"
-          : "held at " + s.limit() + " req/sec: the limits below " + measuring + (stances.get(measuring).changed()
+          : "held at " + s.limit() + " req/sec: the limits below " + measuring + (memory.shown.containsKey(measuring)
+          ? " are in force on every RegionServer where they bind, as the tenants' loads there show, before the wait "
+          + "for HBase's quota refresh ran out" : stances.get(measuring).changed()
           ? " changed in the last period" : " are in force after HBase's quota refresh (two refresh periods)")
           + "; the next one measures them";
     }

@@ -470,6 +470,76 @@ class ProtectionLawTest {
     return ds.stream().map(d -> d.caps().get("t").limit()).toList();
   }
 
+  /** t with the limit and roof decided, using {@code on} per server (the busiest binds a MACHINE limit). */
+  static Sheddable usingOn(Sheddable t, Decision d, Map<String, Double> on) {
+    ProtectionLaw.Cap c = d.caps().get(t.id());
+    double used = on.values().stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
+    return new Sheddable(t.id(), t.priority(), t.floor(), t.ceiling(), c.limit(), used, c.roof(), c.limit(), on);
+  }
+
+  /**
+   * Told that HBase enforces a write only after its quota refresh (four periods here), the law still ends
+   * the wait once the loads show the cut in force on every server where it binds: t used 8000 req/sec on
+   * rs1 and 1000 on rs2 when it was cut to 4000 (which binds on rs1 only); the period its load on rs1
+   * fell was measured partly under the old limit and counts for nothing, and the law said why; the next
+   * is judged and cuts again. Without the loads per server the same readings wait the whole refresh.
+   */
+  @Test
+  void aToldWaitEndsOnceTheLoadOnEveryServerWhereTheCutBindsShowsItInForce() {
+    Memory m = new Memory();
+    Sheddable t = new Sheddable("t", 1, 100, 10_000, 8000, 8000, 0, 8000, Map.of("rs1", 8000.0, "rs2", 1000.0));
+    List<Long> limits = new java.util.ArrayList<>();
+    List<String> reasons = new java.util.ArrayList<>();
+    List<Map<String, Double>> on = List.of(Map.of("rs1", 8000.0, "rs2", 1000.0), Map.of("rs1", 4000.0, "rs2", 1000.0),
+        Map.of("rs1", 4000.0, "rs2", 1000.0), Map.of("rs1", 4000.0, "rs2", 1000.0));
+    for (Map<String, Double> used : on) {
+      Decision d = ProtectionLaw.step(List.of(u(50, 30)), List.of(t), m, 4);
+      limits.add(d.caps().get("t").limit());
+      reasons.add(d.caps().get("t").reason());
+      t = usingOn(t, d, used);
+    }
+    // the gross miss cuts; t still uses 8000 on rs1 (the refresh has not come); then 4000 there: in force, and
+    // the period after it is judged: a gross miss, cut again
+    assertThat(limits).containsExactly(4000L, 4000L, 4000L, 2000L);
+    assertThat(reasons.get(1)).contains("4 more periods pass before one measures them");
+    assertThat(reasons.get(2)).contains("are in force on every RegionServer where they bind, as the tenants' loads "
+        + "there show, before the wait for HBase's quota refresh ran out; the next one measures them");
+    // the same readings without the loads per server: the cut waits the whole refresh
+    Memory told = new Memory();
+    Sheddable t2 = s("t", 1, 8000, 8000);
+    List<Long> waited = new java.util.ArrayList<>();
+    for (int i = 0; i < 7; i++) {
+      Decision d = ProtectionLaw.step(List.of(u(50, 30)), List.of(t2), told, 4);
+      waited.add(d.caps().get("t").limit());
+      t2 = next(t2, d, 8000);
+    }
+    assertThat(waited).containsExactly(4000L, 4000L, 4000L, 4000L, 4000L, 4000L, 2000L);
+  }
+
+  /**
+   * A cut binds on every server that served more than the new limit, and HBase's servers refresh their
+   * quotas each at its own time: while one of them still serves t its old load the wait told goes on,
+   * and once both show the cut it ends.
+   */
+  @Test
+  void aToldWaitGoesOnWhileOneServerWhereTheCutBindsStillServesTheOldLoad() {
+    Memory m = new Memory();
+    Sheddable t = new Sheddable("t", 1, 100, 10_000, 8000, 6000, 0, 8000, Map.of("rs1", 6000.0, "rs2", 6000.0));
+    List<Long> limits = new java.util.ArrayList<>();
+    List<Map<String, Double>> on = List.of(Map.of("rs1", 3000.0, "rs2", 6000.0), Map.of("rs1", 3000.0, "rs2", 6000.0),
+        Map.of("rs1", 3000.0, "rs2", 3000.0), Map.of("rs1", 3000.0, "rs2", 3000.0));
+    for (Map<String, Double> used : on) {
+      Decision d = ProtectionLaw.step(List.of(u(50, 30)), List.of(t), m, 4);
+      limits.add(d.caps().get("t").limit());
+      t = usingOn(t, d, used);
+    }
+    Decision last = ProtectionLaw.step(List.of(u(50, 30)), List.of(t), m, 4);
+    limits.add(last.caps().get("t").limit());
+    // a gross miss halves what t used (6000); rs1 enforces the cut at once, rs2 two periods later: the period
+    // both show it counts for nothing, the next cuts again
+    assertThat(limits).containsExactly(3000L, 3000L, 3000L, 3000L, 1500L);
+  }
+
   /**
    * Told nothing of a lag (HBase 2.6.3 and later reload on a write), the law still sees a cut that is not
    * in force from the tenant's own load: t goes on using the 8000 req/sec it used before the cut to 4000,

@@ -154,7 +154,9 @@ public final class ProtectionSim {
             placed ? Map.of("rs-u", 0.0, "rs-b", yB / plant.k()) : Map.of()));
       } else {
         objective = new ProtectionLaw.Objective("reads p99", bound, p99, null);
-        below.add(new ProtectionLaw.Sheddable("t", 1, floor, ceiling, limit, y[0] / plant.k(), squeezedAt));
+        // one server: what T used there is what it used, as the operator reads it from the RegionServer
+        below.add(new ProtectionLaw.Sheddable("t", 1, floor, ceiling, limit, y[0] / plant.k(), squeezedAt, limit,
+            Map.of("rs", y[0] / plant.k())));
       }
       ProtectionLaw.Decision d = ProtectionLaw.step(
           List.of(new ProtectionLaw.Protected("u", 100, List.of(objective))), below, memory,
