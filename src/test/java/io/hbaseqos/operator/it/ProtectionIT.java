@@ -295,6 +295,98 @@ class ProtectionIT {
     }
   }
 
+  /**
+   * A real HBase 2.6.2, which does not reload quotas on a write: its RegionServer enforces a written
+   * limit when its quota refresh chore, here every 10 s, refetches it, up to 20 s (two periods) later.
+   * The loop is told that wait (the HBaseCluster's status reads the refresh period from the server) and
+   * says so; under a gross miss that lasts, it cuts T again only once the cut before is in force (T's own
+   * client rate is then within its limit), ending the wait as soon as T's load on the RegionServer shows
+   * the cut, or once the wait ran out. HBase holds, read raw, what status says. The spacing of the cuts
+   * is printed (two periods when the loads end the wait at once, four when it runs out).
+   */
+  @Test
+  void onAnHBaseThatPicksQuotasUpAtItsRefreshACutIsCutAgainOnlyOnceItIsInForce() throws Exception {
+    StandaloneHBase old = new StandaloneHBase(java.nio.file.Files.createTempDirectory("hbaseqos-hbase-262-qos"),
+        Map.of("hbase.quota.refresh.period", "10000"), "2.6.2");
+    old.start();
+    String ns = KubeApi.newNamespace("qos-refresh");
+    namespaces.add(ns);
+    try {
+      TenantLoad.load(old.clientConfiguration(), "loader", workload);
+      io.hbaseqos.operator.api.HBaseCluster hc = io.hbaseqos.operator.support.Resources.cluster(ns, "hb",
+          old.connectionSpec(), "30s");
+      hc.getSpec().getQuotas().setRefreshPeriod("10s");
+      k8s.resource(hc).create();
+      await().atMost(90, TimeUnit.SECONDS).untilAsserted(() -> {
+        var st = k8s.resources(io.hbaseqos.operator.api.HBaseCluster.class).inNamespace(ns).withName("hb").get()
+            .getStatus();
+        assertThat(st).isNotNull();
+        assertThat(st.getHbaseVersion()).startsWith("2.6.2");
+        assertThat(st.getQuotaRefreshPeriod()).as("read from the RegionServer").isEqualTo("10s");
+      });
+      String m = Long.toString(System.nanoTime() % 1_000_000_000L, 36);
+      String t = "t-" + m;
+      uP99.set(1);
+      TenantQuota ut = tenant(ns, "u", "hb", user("u-" + m));
+      ut.getSpec().setQos(uP99.protectedReads(100, 10, WINDOW_S + "s"));
+      TenantQuota tt = tenant(ns, "t", "hb", user(t));
+      tt.getSpec().setQos(sheddable(10, 100, 5000));
+      k8s.resource(ut).create();
+      k8s.resource(tt).create();
+      try (TenantLoad tLoad = TenantLoad.start(old.clientConfiguration(), t, workload, 2)) {
+        await().ignoreException(NullPointerException.class).atMost(60, TimeUnit.SECONDS).untilAsserted(() -> {
+          assertThat(QuotaTableRaw.userLimit(old, t, "req_num")).isEqualTo(5000L);
+          assertThat(qos(ns, "t").getState()).isEqualTo("Free");
+        });
+        // a gross miss, for good: four cuts, each judged once the one before is in force
+        uP99.set(40);
+        List<String> messages = new ArrayList<>();
+        List<long[]> cuts = new ArrayList<>(); // {seconds since the miss, limit, T's client ops/s over the 2 s before}
+        java.util.ArrayDeque<long[]> done = new java.util.ArrayDeque<>(); // {nanoTime, T's ops done}
+        long from = System.nanoTime();
+        long limit = 5000;
+        while (cuts.size() < 4 && System.nanoTime() - from < TimeUnit.SECONDS.toNanos(30L * WINDOW_S)) {
+          long now = System.nanoTime();
+          done.addLast(new long[] {now, tLoad.ok()});
+          while (now - done.peekFirst()[0] > TimeUnit.SECONDS.toNanos(2)) {
+            done.removeFirst();
+          }
+          QosStatus q = qos(ns, "t");
+          if (q != null && q.getMessage() != null && (messages.isEmpty()
+              || !messages.get(messages.size() - 1).equals(q.getMessage()))) {
+            messages.add(q.getMessage());
+          }
+          if (q != null && q.getLimit() != null && q.getLimit() < limit) {
+            long[] first = done.peekFirst();
+            double seconds = (now - first[0]) / 1e9;
+            long rate = seconds < 1 ? -1 : Math.round((tLoad.ok() - first[1]) / seconds);
+            cuts.add(new long[] {TimeUnit.NANOSECONDS.toSeconds(now - from), q.getLimit(), rate, limit});
+            limit = q.getLimit();
+          }
+          Thread.sleep(200);
+        }
+        System.out.printf(Locale.ROOT, "protection IT refresh (HBase 2.6.2, refresh 10 s, %d s periods): cuts "
+            + "(s after the miss, limit, T ops/s just before) %s%n", WINDOW_S, cuts.stream().map(c -> c[0] + " s: "
+            + c[1] + " req/sec (" + c[2] + ")").toList());
+        assertThat(cuts).as("four cuts under a gross miss that lasts").hasSize(4);
+        assertThat(messages).as("the loop was told HBase's refresh and waits for it").anyMatch(x -> x.contains(
+            "enforces them on every RegionServer only at its quota refresh"));
+        for (int i = 1; i < cuts.size(); i++) {
+          long[] c = cuts.get(i);
+          assertThat(c[2]).as("cut " + (i + 1) + " only once T is held by the limit before it, " + c[3] + " req/sec")
+              .isBetween(0L, Math.round(c[3] * 1.25));
+        }
+        // what HBase holds, read raw, is what status says (once the period's write is done)
+        await().atMost(3L * WINDOW_S, TimeUnit.SECONDS).untilAsserted(() -> assertThat(
+            QuotaTableRaw.userLimit(old, t, "req_num")).isEqualTo(qos(ns, "t").getLimit()));
+      }
+    } finally {
+      KubeApi.cleanUp(List.of(ns));
+      namespaces.remove(ns);
+      old.close();
+    }
+  }
+
   @Test
   void theHBaseSourceReadsTheProtectedTenantsServerSideLatencyFromItsRegionServer() throws Exception {
     String ns = namespace("qos-hbase");
