@@ -37,7 +37,9 @@ import java.util.TreeSet;
  *       it, still uses about what it used before (nearer that than its new limit, in ln), the period was
  *       measured under the old limits (at most {@link #UNSEEN_AT_MOST} periods past the wait told). A wait
  *       told ends early once what each such tenant used on each server shows the change in force on every
- *       server where it binds ({@link Pending#shownOn}): that period counts for nothing, the next is judged. When
+ *       server where it binds ({@link Pending#shownOn}), or once no tenant whose limit it moved uses as much
+ *       as either limit (by more than half the change, in ln: whichever is in force, the periods measure the
+ *       same world): that period counts for nothing, the next is judged. When
  *       the sheddable tenants below it change (one joins or
  *       leaves), its record and its recent misses are dropped: they were measured with other tenants
  *       below, or none, whose load may have moved in ways the law never saw.</li>
@@ -259,8 +261,13 @@ public final class ProtectionLaw {
     private final Map<String, Map<String, Double>> loads = new HashMap<>();
     /** Per protected tenant: what each tenant below it used on each server in the last period (where known). */
     private final Map<String, Map<String, Map<String, Double>>> loadsOn = new HashMap<>();
-    /** Per protected tenant: its wait told ended this period, the loads showing the change in force. */
+    /**
+     * Per protected tenant: its wait told ended this period: true, the loads showing the change in force;
+     * false, no load pressing against the limits it changed.
+     */
     private final Map<String, Boolean> shown = new HashMap<>();
+    /** Per protected tenant: the limits below it before its last change. */
+    private final Map<String, Map<String, Long>> from = new HashMap<>();
     /** Per protected tenant: the tenants below it whose load its last change should move, not yet seen moved. */
     private final Map<String, Map<String, Pending>> pending = new HashMap<>();
     /** Per protected tenant: periods its last change was measured not in force, past the wait told. */
@@ -287,7 +294,7 @@ public final class ProtectionLaw {
     /** Everything it keeps per tenant, by the tenant's id. */
     private List<Map<String, ?>> perTenant() {
       return List.of(calm, quiet, recentViolations, failedProbes, probing, below, evidence, idle, placedOn, unsettled,
-          raised, loads, loadsOn, pending, unseen, shown);
+          raised, loads, loadsOn, pending, unseen, shown, from);
     }
 
     int forgetAfter(String sheddable) {
@@ -466,6 +473,7 @@ public final class ProtectionLaw {
         memory.pending.put(p.id(), Pending.of(before, now, memory.loads.getOrDefault(p.id(), Map.of()),
             memory.loadsOn.getOrDefault(p.id(), Map.of())));
         memory.unseen.remove(p.id());
+        memory.from.put(p.id(), before);
       }
       Map<String, Double> loadsNow = loads(below(p, sheddables).toList());
       memory.loads.put(p.id(), loadsNow);
@@ -480,12 +488,16 @@ public final class ProtectionLaw {
         unsettled = 0;
       }
       // a wait told ends early once the loads show the change in force on every server where it binds: this
-      // period was measured partly under the old limits (the change landed in it, or before), the next is not
-      if (periodEnd && unsettled > 0 && memory.unsettled.get(p.id()) > 0 && !missWhileRaising
-          && shownInForce(p, sheddables, memory)) {
-        memory.unsettled.put(p.id(), 0);
-        memory.pending.remove(p.id());
-        memory.shown.put(p.id(), true);
+      // period was measured partly under the old limits (the change landed in it, or before), the next is not;
+      // or once no tenant's load presses against the limits the change moved: whichever is in force, the
+      // periods measure the same world
+      if (periodEnd && unsettled > 0 && memory.unsettled.get(p.id()) > 0 && !missWhileRaising) {
+        boolean inForce = shownInForce(p, sheddables, memory);
+        if (inForce || pressesNowhere(p, sheddables, memory)) {
+          memory.unsettled.put(p.id(), 0);
+          memory.pending.remove(p.id());
+          memory.shown.put(p.id(), inForce);
+        }
       }
       // a change the loads below say is not in force yet waits too; but a miss after only raises is judged
       // as above, in force or not
@@ -638,6 +650,32 @@ public final class ProtectionLaw {
       memory.pending.remove(p.id());
     }
     return notSeen;
+  }
+
+  /**
+   * Whether no tenant whose limit the last change below {@code p} moved presses against either limit: each
+   * used, this period, less than the lower of the two by more than half the change (in ln), as it would
+   * under any limit between them. A cut made before a tenant's use was known (sized from its limit) may
+   * land above what it uses: there is nothing to wait for. False when a use is not known.
+   */
+  private static boolean pressesNowhere(Protected p, List<Sheddable> sheddables, Memory memory) {
+    Map<String, Long> from = memory.from.get(p.id());
+    if (from == null) {
+      return false;
+    }
+    boolean moved = false;
+    for (Sheddable s : below(p, sheddables).toList()) {
+      Long old = from.get(s.id());
+      if (old == null || old == s.limit()) {
+        continue;
+      }
+      moved = true;
+      double half = Math.abs(Math.log((double) s.limit() / old)) / 2;
+      if (!(s.used() >= 0) || s.used() >= Math.min(old, s.limit()) * Math.exp(-half)) {
+        return false;
+      }
+    }
+    return moved;
   }
 
   /** What each sheddable tenant used on each server, for those known per server. */
@@ -957,8 +995,10 @@ public final class ProtectionLaw {
           + "enforces them on every RegionServer only at its quota refresh, up to two refresh periods after the write; "
           + left + " more " + (left == 1 ? "period passes" : "periods pass") + " before one measures them"
           : "held at " + s.limit() + " req/sec: the limits below " + measuring + (memory.shown.containsKey(measuring)
-          ? " are in force on every RegionServer where they bind, as the tenants' loads there show, before the wait "
-          + "for HBase's quota refresh ran out" : stances.get(measuring).changed()
+          ? (memory.shown.get(measuring) ? " are in force on every RegionServer where they bind, as the tenants' "
+          + "loads there show, before the wait for HBase's quota refresh ran out" : " changed where no tenant's load "
+          + "presses against them (each uses less than either limit), so the wait for HBase's quota refresh is not "
+          + "needed") : stances.get(measuring).changed()
           ? " changed in the last period" : " are in force after HBase's quota refresh (two refresh periods)")
           + "; the next one measures them";
     }

@@ -470,6 +470,22 @@ class ProtectionLawTest {
     return ds.stream().map(d -> d.caps().get("t").limit()).toList();
   }
 
+  /**
+   * Periods of a gross miss (u reads 30 ms against 10), told a wait of four periods: t is first as given,
+   * then, in the period after each decision, uses {@code on}'s next entry per server. The decisions.
+   */
+  static List<Decision> missingOn(Memory m, Sheddable t, List<Map<String, Double>> on) {
+    List<Decision> out = new java.util.ArrayList<>();
+    for (int i = 0; i <= on.size(); i++) {
+      Decision d = ProtectionLaw.step(List.of(u(50, 30)), List.of(t), m, 4);
+      out.add(d);
+      if (i < on.size()) {
+        t = usingOn(t, d, on.get(i));
+      }
+    }
+    return out;
+  }
+
   /** t with the limit and roof decided, using {@code on} per server (the busiest binds a MACHINE limit). */
   static Sheddable usingOn(Sheddable t, Decision d, Map<String, Double> on) {
     ProtectionLaw.Cap c = d.caps().get(t.id());
@@ -488,16 +504,10 @@ class ProtectionLawTest {
   void aToldWaitEndsOnceTheLoadOnEveryServerWhereTheCutBindsShowsItInForce() {
     Memory m = new Memory();
     Sheddable t = new Sheddable("t", 1, 100, 10_000, 8000, 8000, 0, 8000, Map.of("rs1", 8000.0, "rs2", 1000.0));
-    List<Long> limits = new java.util.ArrayList<>();
-    List<String> reasons = new java.util.ArrayList<>();
-    List<Map<String, Double>> on = List.of(Map.of("rs1", 8000.0, "rs2", 1000.0), Map.of("rs1", 4000.0, "rs2", 1000.0),
-        Map.of("rs1", 4000.0, "rs2", 1000.0), Map.of("rs1", 4000.0, "rs2", 1000.0));
-    for (Map<String, Double> used : on) {
-      Decision d = ProtectionLaw.step(List.of(u(50, 30)), List.of(t), m, 4);
-      limits.add(d.caps().get("t").limit());
-      reasons.add(d.caps().get("t").reason());
-      t = usingOn(t, d, used);
-    }
+    List<Decision> ds = missingOn(m, t, List.of(Map.of("rs1", 8000.0, "rs2", 1000.0), Map.of("rs1", 4000.0, "rs2",
+        1000.0), Map.of("rs1", 4000.0, "rs2", 1000.0)));
+    List<Long> limits = ds.stream().map(d -> d.caps().get("t").limit()).toList();
+    List<String> reasons = ds.stream().map(d -> d.caps().get("t").reason()).toList();
     // the gross miss cuts; t still uses 8000 on rs1 (the refresh has not come); then 4000 there: in force, and
     // the period after it is judged: a gross miss, cut again
     assertThat(limits).containsExactly(4000L, 4000L, 4000L, 2000L);
@@ -517,6 +527,40 @@ class ProtectionLawTest {
   }
 
   /**
+   * A cut made before the tenant's use is known is sized from its limit and may land above what it uses:
+   * told a wait of four periods for HBase's refresh, the law judges the period after the one that shows t
+   * using less than either limit (by more than half the cut), and says why. A tenant that presses against
+   * its new limit waits the refresh out.
+   */
+  @Test
+  void aChangeNoTenantsLoadPressesAgainstNeedsNoWaitForTheRefresh() {
+    Memory m = new Memory();
+    Sheddable t = new Sheddable("t", 1, 100, 10_000, 8000, Double.NaN, 0);
+    List<Long> limits = new java.util.ArrayList<>();
+    List<String> reasons = new java.util.ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      Decision d = ProtectionLaw.step(List.of(u(50, 30)), List.of(t), m, 4);
+      limits.add(d.caps().get("t").limit());
+      reasons.add(d.caps().get("t").reason());
+      t = next(t, d, 2000); // t's use is known from the second period: 2000 req/sec
+    }
+    // the gross miss halves the limit (the use unknown), 8000 -> 4000, above t's 2000: the next period counts
+    // for nothing, the one after is judged and halves what t uses
+    assertThat(limits).containsExactly(4000L, 4000L, 1000L);
+    assertThat(reasons.get(1)).contains("changed where no tenant's load presses against them");
+    // using 4000 under the new limit, t presses against it: the wait runs on
+    Memory pressed = new Memory();
+    Sheddable t2 = new Sheddable("t", 1, 100, 10_000, 8000, Double.NaN, 0);
+    List<Long> waited = new java.util.ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      Decision d = ProtectionLaw.step(List.of(u(50, 30)), List.of(t2), pressed, 4);
+      waited.add(d.caps().get("t").limit());
+      t2 = next(t2, d, 8000);
+    }
+    assertThat(waited).containsExactly(4000L, 4000L, 4000L);
+  }
+
+  /**
    * A cut binds on every server that served more than the new limit, and HBase's servers refresh their
    * quotas each at its own time: while one of them still serves t its old load the wait told goes on,
    * and once both show the cut it ends.
@@ -525,16 +569,9 @@ class ProtectionLawTest {
   void aToldWaitGoesOnWhileOneServerWhereTheCutBindsStillServesTheOldLoad() {
     Memory m = new Memory();
     Sheddable t = new Sheddable("t", 1, 100, 10_000, 8000, 6000, 0, 8000, Map.of("rs1", 6000.0, "rs2", 6000.0));
-    List<Long> limits = new java.util.ArrayList<>();
-    List<Map<String, Double>> on = List.of(Map.of("rs1", 3000.0, "rs2", 6000.0), Map.of("rs1", 3000.0, "rs2", 6000.0),
-        Map.of("rs1", 3000.0, "rs2", 3000.0), Map.of("rs1", 3000.0, "rs2", 3000.0));
-    for (Map<String, Double> used : on) {
-      Decision d = ProtectionLaw.step(List.of(u(50, 30)), List.of(t), m, 4);
-      limits.add(d.caps().get("t").limit());
-      t = usingOn(t, d, used);
-    }
-    Decision last = ProtectionLaw.step(List.of(u(50, 30)), List.of(t), m, 4);
-    limits.add(last.caps().get("t").limit());
+    List<Long> limits = missingOn(m, t, List.of(Map.of("rs1", 3000.0, "rs2", 6000.0), Map.of("rs1", 3000.0, "rs2",
+        6000.0), Map.of("rs1", 3000.0, "rs2", 3000.0), Map.of("rs1", 3000.0, "rs2", 3000.0))).stream()
+        .map(d -> d.caps().get("t").limit()).toList();
     // a gross miss halves what t used (6000); rs1 enforces the cut at once, rs2 two periods later: the period
     // both show it counts for nothing, the next cuts again
     assertThat(limits).containsExactly(3000L, 3000L, 3000L, 3000L, 1500L);
