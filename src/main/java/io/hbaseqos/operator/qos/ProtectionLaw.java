@@ -261,11 +261,6 @@ public final class ProtectionLaw {
     private final Map<String, Map<String, Double>> loads = new HashMap<>();
     /** Per protected tenant: what each tenant below it used on each server in the last period (where known). */
     private final Map<String, Map<String, Map<String, Double>>> loadsOn = new HashMap<>();
-    /**
-     * Per protected tenant: its wait told ended this period: true, the loads showing the change in force;
-     * false, no load pressing against the limits it changed.
-     */
-    private final Map<String, Boolean> shown = new HashMap<>();
     /** Per protected tenant: the limits below it before its last change. */
     private final Map<String, Map<String, Long>> from = new HashMap<>();
     /** Per protected tenant: the tenants below it whose load its last change should move, not yet seen moved. */
@@ -294,7 +289,7 @@ public final class ProtectionLaw {
     /** Everything it keeps per tenant, by the tenant's id. */
     private List<Map<String, ?>> perTenant() {
       return List.of(calm, quiet, recentViolations, failedProbes, probing, below, evidence, idle, placedOn, unsettled,
-          raised, loads, loadsOn, pending, unseen, shown, from);
+          raised, loads, loadsOn, pending, unseen, from);
     }
 
     int forgetAfter(String sheddable) {
@@ -433,12 +428,17 @@ public final class ProtectionLaw {
    *     confident headroom at the limits in force
    * @param raise how far it lets them rise in one period (within [1, {@link #MOST_GIVE_BACK}])
    * @param changed the limits below it changed in this period (not only waited for)
+   * @param waitEnded why a wait told for HBase's refresh ended in this period, before its time (null: it did not)
    */
-  record Stance(Verdict verdict, boolean measuring, boolean squeezes, boolean calm, double raise, boolean changed) {
+  record Stance(Verdict verdict, boolean measuring, boolean squeezes, boolean calm, double raise, boolean changed,
+      WaitEnded waitEnded) {
     Stance(Verdict verdict, boolean measuring, boolean squeezes, boolean calm, double raise) {
-      this(verdict, measuring, squeezes, calm, raise, false);
+      this(verdict, measuring, squeezes, calm, raise, false, null);
     }
   }
+
+  /** Why a wait told ended early: the loads per server show the change in force, or none presses against it. */
+  enum WaitEnded { SHOWN_IN_FORCE, PRESSED_NOWHERE }
 
   /** Phase 1: each protected tenant's verdict and stance; its evidence, idle count and recent misses move on. */
   private static Map<String, Stance> judge(List<Protected> protecteds, List<Sheddable> sheddables, Memory memory,
@@ -478,7 +478,6 @@ public final class ProtectionLaw {
       Map<String, Double> loadsNow = loads(below(p, sheddables).toList());
       memory.loads.put(p.id(), loadsNow);
       memory.loadsOn.put(p.id(), loadsOn(below(p, sheddables).toList()));
-      memory.shown.remove(p.id());
       // while a raise is not in force everywhere, a miss is still one: the load can only grow as it lands, so
       // the new limits will miss at least as badly. That period is judged and joins their record (a reading
       // that met the bound then says nothing of them, and the others wait on)
@@ -491,12 +490,13 @@ public final class ProtectionLaw {
       // period was measured partly under the old limits (the change landed in it, or before), the next is not;
       // or once no tenant's load presses against the limits the change moved: whichever is in force, the
       // periods measure the same world
+      WaitEnded waitEnded = null;
       if (periodEnd && unsettled > 0 && memory.unsettled.get(p.id()) > 0 && !missWhileRaising) {
-        boolean inForce = shownInForce(p, sheddables, memory);
-        if (inForce || pressesNowhere(p, sheddables, memory)) {
+        waitEnded = shownInForce(p, sheddables, memory) ? WaitEnded.SHOWN_IN_FORCE
+            : pressesNowhere(p, sheddables, memory) ? WaitEnded.PRESSED_NOWHERE : null;
+        if (waitEnded != null) {
           memory.unsettled.put(p.id(), 0);
           memory.pending.remove(p.id());
-          memory.shown.put(p.id(), inForce);
         }
       }
       // a change the loads below say is not in force yet waits too; but a miss after only raises is judged
@@ -514,7 +514,7 @@ public final class ProtectionLaw {
         memory.recentViolations.remove(p.id());
       }
       if (unsettled > 0) {
-        stances.put(p.id(), new Stance(verdict, true, false, idleFor >= CALM_PERIODS, GIVE_BACK, changed));
+        stances.put(p.id(), new Stance(verdict, true, false, idleFor >= CALM_PERIODS, GIVE_BACK, changed, waitEnded));
         continue;
       }
       Double h = headroom(p);
@@ -994,8 +994,8 @@ public final class ProtectionLaw {
       return left > 0 ? "held at " + s.limit() + " req/sec: the limits below " + measuring + " changed, and HBase "
           + "enforces them on every RegionServer only at its quota refresh, up to two refresh periods after the write; "
           + left + " more " + (left == 1 ? "period passes" : "periods pass") + " before one measures them"
-          : "held at " + s.limit() + " req/sec: the limits below " + measuring + (memory.shown.containsKey(measuring)
-          ? (memory.shown.get(measuring) ? " are in force on every RegionServer where they bind, as the tenants' "
+          : "held at " + s.limit() + " req/sec: the limits below " + measuring + (stances.get(measuring).waitEnded()
+          != null ? (stances.get(measuring).waitEnded() == WaitEnded.SHOWN_IN_FORCE ? " are in force on every RegionServer where they bind, as the tenants' "
           + "loads there show, before the wait for HBase's quota refresh ran out" : " changed where no tenant's load "
           + "presses against them (each uses less than either limit), so the wait for HBase's quota refresh is not "
           + "needed") : stances.get(measuring).changed()

@@ -396,9 +396,7 @@ public final class QosBenchmark {
         tq.getSpec().setQos(null);
         tq.getSpec().setThrottles(new ArrayList<>(List.of(Resources.t(ThrottleKind.REQUEST_NUMBER, limit + "req/sec"))));
       });
-      await().alias("T's limit of " + limit + " req/sec in hbase:quota").atMost(60, TimeUnit.SECONDS)
-          .pollInterval(200, TimeUnit.MILLISECONDS)
-          .until(() -> Long.valueOf(limit).equals(QuotaTableRaw.userLimit(hbase, load.tUser, "req_num")));
+      awaitInQuotaTable(hbase, load.tUser, limit, "T's limit");
       Thread.sleep(inForceMs); // RegionServers reload quotas on change (2.6.3+), or at their refresh
       startT(load);
       sweep.computeIfAbsent(limit, k -> new ArrayList<>()).addAll(periods(load, window, levelPeriods, null));
@@ -406,6 +404,13 @@ public final class QosBenchmark {
     printLevels(sweep, bound);
     load.stopBatch();
     return sweep;
+  }
+
+  /** Waits until hbase:quota, read raw, holds {@code limit} req/sec for {@code user}. */
+  static void awaitInQuotaTable(StandaloneHBase hbase, String user, long limit, String what) {
+    await().alias(what + " of " + limit + " req/sec in hbase:quota").atMost(60, TimeUnit.SECONDS)
+        .pollInterval(200, TimeUnit.MILLISECONDS)
+        .until(() -> Long.valueOf(limit).equals(QuotaTableRaw.userLimit(hbase, user, "req_num")));
   }
 
   static List<Period> policy(KubernetesClient k8s, String ns, StandaloneHBase hbase, LatencyTenants load,
@@ -416,9 +421,7 @@ public final class QosBenchmark {
       t.getSpec().setThrottles(new ArrayList<>());
       t.getSpec().setQos(sheddable(10, floor, ceiling));
     });
-    await().alias("T's ceiling of " + ceiling + " req/sec in hbase:quota").atMost(60, TimeUnit.SECONDS)
-        .pollInterval(200, TimeUnit.MILLISECONDS)
-        .until(() -> Long.valueOf(ceiling).equals(QuotaTableRaw.userLimit(hbase, load.tUser, "req_num")));
+    awaitInQuotaTable(hbase, load.tUser, ceiling, "T's ceiling");
     // U alone until the ceiling is in force (the sweep's last limit no longer is): two periods at least
     int aloneFor = (int) Math.max(2, Math.ceil(inForceMs / (window * 1000.0)));
     List<Period> between = alone(load, window, aloneFor);

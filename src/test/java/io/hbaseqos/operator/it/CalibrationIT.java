@@ -182,16 +182,7 @@ class CalibrationIT {
     old.start();
     try (TwoTenants load = TwoTenants.start(old.clientConfiguration(), "calibration_usertable", 2000,
         "u-refresh-" + ns, "t-refresh-" + ns, 2)) {
-      io.hbaseqos.operator.api.HBaseCluster hc = cluster(ns, "refresh", old.connectionSpec(), "30s");
-      hc.getSpec().getQuotas().setRefreshPeriod("10s");
-      k8s.resource(hc).create();
-      await().atMost(90, TimeUnit.SECONDS).untilAsserted(() -> {
-        var st = k8s.resources(io.hbaseqos.operator.api.HBaseCluster.class).inNamespace(ns).withName("refresh").get()
-            .getStatus();
-        assertThat(st).isNotNull();
-        assertThat(st.getHbaseVersion()).startsWith("2.6.2");
-        assertThat(st.getQuotaRefreshPeriod()).as("read from the RegionServer").isEqualTo("10s");
-      });
+      KubeApi.createClusterWithRefresh(ns, "refresh", old.connectionSpec(), "10s", "2.6.2");
       load.measure(5); // warm up
       TwoTenants.Sample free = load.measure(8);
       System.out.printf(Locale.ROOT, "calibration IT refresh (HBase 2.6.2, refresh 10 s): unthrottled T %.0f ops/s, "

@@ -296,6 +296,12 @@ class ProtectionIT {
   }
 
   /**
+   * A cut seen in status: seconds after the miss, the limit before and after it, and T's client ops/s
+   * over the 2 s before it was seen (-1: not yet 1 s of them).
+   */
+  record Cut(long seconds, long before, long limit, long tRate) {}
+
+  /**
    * A real HBase 2.6.2, which does not reload quotas on a write: its RegionServer enforces a written
    * limit when its quota refresh chore, here every 10 s, refetches it, up to 20 s (two periods) later.
    * The loop is told that wait (the HBaseCluster's status reads the refresh period from the server) and
@@ -315,17 +321,7 @@ class ProtectionIT {
     LatencyGauge gauge = LatencyGauge.start();
     try {
       TenantLoad.load(old.clientConfiguration(), "loader", workload);
-      io.hbaseqos.operator.api.HBaseCluster hc = io.hbaseqos.operator.support.Resources.cluster(ns, "hb",
-          old.connectionSpec(), "30s");
-      hc.getSpec().getQuotas().setRefreshPeriod("10s");
-      k8s.resource(hc).create();
-      await().atMost(90, TimeUnit.SECONDS).untilAsserted(() -> {
-        var st = k8s.resources(io.hbaseqos.operator.api.HBaseCluster.class).inNamespace(ns).withName("hb").get()
-            .getStatus();
-        assertThat(st).isNotNull();
-        assertThat(st.getHbaseVersion()).startsWith("2.6.2");
-        assertThat(st.getQuotaRefreshPeriod()).as("read from the RegionServer").isEqualTo("10s");
-      });
+      KubeApi.createClusterWithRefresh(ns, "hb", old.connectionSpec(), "10s", "2.6.2");
       String m = Long.toString(System.nanoTime() % 1_000_000_000L, 36);
       String t = "t-" + m;
       gauge.set(1);
@@ -343,7 +339,7 @@ class ProtectionIT {
         // a gross miss, for good: four cuts, each judged once the one before is in force
         gauge.set(40);
         List<String> messages = new ArrayList<>();
-        List<long[]> cuts = new ArrayList<>(); // {seconds since the miss, limit, T's client ops/s over the 2 s before}
+        List<Cut> cuts = new ArrayList<>();
         java.util.ArrayDeque<long[]> done = new java.util.ArrayDeque<>(); // {nanoTime, T's ops done}
         long from = System.nanoTime();
         long limit = 5000;
@@ -362,21 +358,21 @@ class ProtectionIT {
             long[] first = done.peekFirst();
             double seconds = (now - first[0]) / 1e9;
             long rate = seconds < 1 ? -1 : Math.round((tLoad.ok() - first[1]) / seconds);
-            cuts.add(new long[] {TimeUnit.NANOSECONDS.toSeconds(now - from), q.getLimit(), rate, limit});
+            cuts.add(new Cut(TimeUnit.NANOSECONDS.toSeconds(now - from), limit, q.getLimit(), rate));
             limit = q.getLimit();
           }
           Thread.sleep(200);
         }
         System.out.printf(Locale.ROOT, "protection IT refresh (HBase 2.6.2, refresh 10 s, %d s periods): cuts "
-            + "(s after the miss, limit, T ops/s just before) %s%n", WINDOW_S, cuts.stream().map(c -> c[0] + " s: "
-            + c[1] + " req/sec (" + c[2] + ")").toList());
+            + "(s after the miss, limit, T ops/s just before) %s%n", WINDOW_S, cuts.stream().map(c -> c.seconds() + " s: "
+            + c.limit() + " req/sec (" + c.tRate() + ")").toList());
         assertThat(cuts).as("four cuts under a gross miss that lasts").hasSize(4);
         assertThat(messages).as("the loop was told HBase's refresh and waits for it").anyMatch(x -> x.contains(
             "enforces them on every RegionServer only at its quota refresh"));
         for (int i = 1; i < cuts.size(); i++) {
-          long[] c = cuts.get(i);
-          assertThat(c[2]).as("cut " + (i + 1) + " only once T is held by the limit before it, " + c[3] + " req/sec")
-              .isBetween(0L, Math.round(c[3] * 1.25));
+          Cut c = cuts.get(i);
+          assertThat(c.tRate()).as("cut " + (i + 1) + " only once T is held by the limit before it, " + c.before()
+              + " req/sec").isBetween(0L, Math.round(c.before() * 1.25));
         }
         // what HBase holds, read raw, is what status says (once the period's write is done)
         await().atMost(3L * WINDOW_S, TimeUnit.SECONDS).untilAsserted(() -> assertThat(

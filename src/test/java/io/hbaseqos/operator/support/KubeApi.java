@@ -261,6 +261,26 @@ public final class KubeApi {
     });
   }
 
+  /**
+   * Creates HBaseCluster {@code name} on {@code connection} (resync every 30 s) declaring the quota refresh
+   * period {@code refresh}, and waits (up to 90 s) until its status reads the HBase version (starting with
+   * {@code version}) and that refresh period from the RegionServer.
+   */
+  public static void createClusterWithRefresh(String ns, String name, io.hbaseqos.operator.api.ConnectionSpec
+      connection, String refresh, String version) {
+    io.hbaseqos.operator.api.HBaseCluster hc = Resources.cluster(ns, name, connection, "30s");
+    hc.getSpec().getQuotas().setRefreshPeriod(refresh);
+    client().resource(hc).create();
+    org.awaitility.Awaitility.await().atMost(90, TimeUnit.SECONDS).untilAsserted(() -> {
+      var st = client().resources(io.hbaseqos.operator.api.HBaseCluster.class).inNamespace(ns).withName(name).get()
+          .getStatus();
+      org.assertj.core.api.Assertions.assertThat(st).isNotNull();
+      org.assertj.core.api.Assertions.assertThat(st.getHbaseVersion()).startsWith(version);
+      org.assertj.core.api.Assertions.assertThat(st.getQuotaRefreshPeriod()).as("read from the RegionServer")
+          .isEqualTo(refresh);
+    });
+  }
+
   /** Runs hack/k8s-binaries.sh when the binaries are not cached yet (builds them from the Go module proxy). */
   static void ensureBinaries() {
     Path dir = Paths.k8sBinDir();
