@@ -23,6 +23,9 @@ public class QosStatus {
   @JsonPropertyDescription("The load at which the tenant was last squeezed: give-backs go at most halfway to it, "
       + "and not past it until enough periods pass without a squeeze; a restarted operator resumes from it.")
   private Long roof;
+  @JsonPropertyDescription("When the limit took its present value (RFC 3339): on an HBase that enforces a quota only at "
+      + "its refresh, a restarted operator judges no period measured before the limit was in force.")
+  private String limitSince;
 
   public List<Objective> getObjectives() {
     return objectives;
@@ -86,6 +89,14 @@ public class QosStatus {
 
   public void setRoof(Long roof) {
     this.roof = roof;
+  }
+
+  public String getLimitSince() {
+    return limitSince;
+  }
+
+  public void setLimitSince(String limitSince) {
+    this.limitSince = limitSince;
   }
 
   /** One objective's last reading and attainment. */

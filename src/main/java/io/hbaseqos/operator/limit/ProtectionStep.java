@@ -79,6 +79,21 @@ final class ProtectionStep {
         || !kind(sh).name().equals(c.getThrottle()) ? null : c.getLimit();
   }
 
+  /** When the limit status names took its value (null: not said, or not a time). */
+  private static Instant limitSince(QosStatus s) {
+    try {
+      return s.getLimitSince() == null ? null : Instant.parse(s.getLimitSince());
+    } catch (java.time.format.DateTimeParseException e) {
+      return null; // not the operator's writing: no wait is resumed from it
+    }
+  }
+
+  /** When a limit that is now {@code limit} took that value: now, unless status already names it. */
+  private static String limitSince(QosStatus was, ThrottleKind kind, long limit, Instant now) {
+    return was != null && was.getLimit() != null && was.getLimit() == limit && kind.name().equals(was.getThrottle())
+        && was.getLimitSince() != null ? was.getLimitSince() : now.toString();
+  }
+
   /** The tenant left protection (qos taken out, or deleted). */
   void forget(String id) {
     loops.forget(id);
@@ -114,7 +129,7 @@ final class ProtectionStep {
       members.add(new ProtectionLoops.Member(t.id(), q.getPriority(), goals, sh == null ? null
           : new ProtectionLoops.Range(sh.getFloor(), sh.getCeiling()),
           s == null || sh == null || !kind(sh).name().equals(s.getThrottle()) ? null : s.getLimit(),
-          s == null ? null : s.getRoof(), calibrated(t, sh)));
+          s == null ? null : s.getRoof(), calibrated(t, sh), s == null ? null : limitSince(s)));
       byId.put(t.id(), t);
     }
     period = period == null ? Duration.ofSeconds(30) : period;
@@ -159,6 +174,7 @@ final class ProtectionStep {
       }
       q.setThrottle(kind.name());
       q.setLimit(limit);
+      q.setLimitSince(limitSince(was, kind, limit, now));
       q.setState(fresh ? "Free" : was.getState());
       q.setMessage(fresh ? "at its ceiling: the first readings of its cluster's latencies are being taken"
           : was.getMessage());
@@ -221,6 +237,7 @@ final class ProtectionStep {
       shed = cap.action() != ProtectionLaw.Action.FREE;
       q.setThrottle(kind.name());
       q.setLimit(cap.limit());
+      q.setLimitSince(limitSince(was, kind, cap.limit(), now));
       q.setState(state(cap.action()));
       q.setHeldBy(cap.heldBy().isEmpty() ? null : cap.heldBy());
       q.setRoof(cap.roof() > 0 ? cap.roof() : null);

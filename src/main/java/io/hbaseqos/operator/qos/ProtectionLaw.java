@@ -267,6 +267,24 @@ public final class ProtectionLaw {
     private final Map<String, Map<String, Pending>> pending = new HashMap<>();
     /** Per protected tenant: periods its last change was measured not in force, past the wait told. */
     private final Map<String, Integer> unseen = new HashMap<>();
+    /**
+     * Per sheddable tenant: periods, from the next, still measured (partly) under the limit before the one
+     * resumed from status (a restarted loop did not see the change); taken by the next step.
+     */
+    private final Map<String, Integer> resumed = new HashMap<>();
+
+    /**
+     * A limit resumed from status was written lately: {@code periods} periods, the next step's first, may
+     * still be measured (partly) under the limit before it (HBase enforces a write at its quota refresh),
+     * so a protected tenant above it whose first period this memory sees waits as long as after a change
+     * it saw. Nothing else of the change is known (neither the limit before nor the load before it), so
+     * the wait ends only when it runs out, or the next change starts its own.
+     */
+    public void resume(String sheddable, int periods) {
+      if (periods > 0) {
+        resumed.merge(sheddable, periods, Math::max);
+      }
+    }
 
     Evidence evidence(String protectedId) {
       return evidence.computeIfAbsent(protectedId, k -> new Evidence());
@@ -289,7 +307,7 @@ public final class ProtectionLaw {
     /** Everything it keeps per tenant, by the tenant's id. */
     private List<Map<String, ?>> perTenant() {
       return List.of(calm, quiet, recentViolations, failedProbes, probing, below, evidence, idle, placedOn, unsettled,
-          raised, loads, loadsOn, pending, unseen, from);
+          raised, loads, loadsOn, pending, unseen, from, resumed);
     }
 
     int forgetAfter(String sheddable) {
@@ -412,6 +430,7 @@ public final class ProtectionLaw {
     List<Sheddable> sheddables = declared.stream().map(s -> new Sheddable(s.id(), s.priority(), s.floor(), s.ceiling(),
         Math.max(s.floor(), Math.min(s.ceiling(), s.limit())), s.used(), s.roof(), s.inForce(), s.usedOn())).toList();
     Map<String, Stance> stances = judge(protecteds, sheddables, memory, Math.max(0, inForceAfter), periodEnd);
+    memory.resumed.clear(); // a resumed wait is the first period's, for the tenants above then
     Squeezes squeezes = squeeze(protecteds, sheddables, stances, memory);
     Map<String, Cap> caps = new LinkedHashMap<>(squeezes.caps());
     holdOrGiveBack(protecteds, sheddables, stances, caps, squeezes.holding(), memory);
@@ -460,6 +479,11 @@ public final class ProtectionLaw {
       // the period after a change, and those until a write is in force on every server, were measured (partly)
       // under the old limits
       int waiting = memory.unsettled.getOrDefault(p.id(), 0);
+      if (before == null) {
+        // its first period here: a limit below it resumed from status may still be waiting for HBase's refresh
+        waiting = Math.max(waiting, below(p, sheddables).mapToInt(s -> memory.resumed.getOrDefault(s.id(), 0)).max()
+            .orElse(0));
+      }
       int unsettled = changed ? inForceAfter + 1 : waiting;
       // the wait is counted in periods: a step before its period's end (the members changed) takes none of it,
       // except the period a change makes count for nothing

@@ -25,9 +25,15 @@ public final class ProtectionLoops {
    * A QoS tenant of the cluster, as its spec and last status say.
    *
    * @param calibrated the limit calibration holds for it on the throttle protection moves (null: none)
+   * @param statusLimitSince when its status limit took its value (null: not known)
    */
   public record Member(String id, int priority, List<Goal> objectives, Range sheddable, Long statusLimit,
-      Long statusRoof, Long calibrated) {}
+      Long statusRoof, Long calibrated, Instant statusLimitSince) {
+    public Member(String id, int priority, List<Goal> objectives, Range sheddable, Long statusLimit, Long statusRoof,
+        Long calibrated) {
+      this(id, priority, objectives, sheddable, statusLimit, statusRoof, calibrated, null);
+    }
+  }
 
   public record Goal(String name, double boundMillis) {}
 
@@ -142,6 +148,22 @@ public final class ProtectionLoops {
   }
 
   /**
+   * How many periods, the one a loop's first step judges included, were measured (partly) under the limit
+   * before one written at {@code written} and resumed from status: as after a write the loop saw, the first
+   * period judged starts a period and the periods to enforce after the write. The step judges the period
+   * that ends {@code now}.
+   */
+  static int resumedWait(Instant written, Duration inForce, Duration period, Instant now) {
+    int n = periodsToEnforce(inForce, period);
+    if (written == null || n == 0) {
+      return 0;
+    }
+    long p = period.toMillis();
+    long ahead = Duration.between(now, written).toMillis() + (n + 2) * p; // to the first start judged, from now - p
+    return (int) Math.max(0, Math.min(n + 2, Math.floorDiv(ahead + p - 1, p)));
+  }
+
+  /**
    * The cluster's plan: stepped when the period has passed since the last step (or the members
    * changed), else the last one.
    */
@@ -172,7 +194,7 @@ public final class ProtectionLoops {
     }
     try {
       List<Member> shape = members.stream().map(m -> new Member(m.id(), m.priority(), m.objectives(), m.sheddable(),
-          null, null, null)).toList();
+          null, null, null, null)).toList();
       if (loop.plan != null && shape.equals(loop.shape) && now.isBefore(loop.plan.next())) {
         Plan p = loop.plan;
         return new Plan(p.next(), p.decision(), p.attainments(), false);
@@ -228,6 +250,10 @@ public final class ProtectionLoops {
       }
       List<ProtectionLaw.Sheddable> ss = new ArrayList<>();
       for (Member m : sheddables) {
+        if (!loop.limits.containsKey(m.id()) && m.statusLimit() != null) {
+          // resumed from status (the operator restarted): a limit written lately may not be in force yet
+          loop.memory.resume(m.id(), resumedWait(m.statusLimitSince(), inForce, period, now));
+        }
         long limit = loop.limits.computeIfAbsent(m.id(), k -> m.statusLimit() != null ? m.statusLimit()
             : m.sheddable().ceiling());
         long roof = loop.roofs.computeIfAbsent(m.id(), k -> m.statusRoof() != null ? m.statusRoof() : 0L);

@@ -606,6 +606,79 @@ class TenantLimitsTest {
   }
 
   /**
+   * The operator restarts in the period after a cut, on a cluster that enforces a write only at its
+   * refresh (60 s, two 30 s periods): the restarted loop knows from status when the limit was written,
+   * and judges no period measured before it is in force, as the loop that wrote it would not (same
+   * periods, cut again at the same step). Without the time in status, it cuts again on the first period
+   * it reads, under the limit before the cut.
+   */
+  @Test
+  void anOperatorRestartedWhileACutWaitsForTheRefreshWaitsOutTheRestOfTheWait() {
+    List<Long> with = afterARestart(true);
+    assertThat(with.subList(0, 4)).as("held until the cut is in force").containsOnly(with.get(0));
+    assertThat(with.get(4)).as("then cut again").isLessThan(with.get(0));
+    List<Long> without = afterARestart(false);
+    assertThat(without.get(2)).as("without the time, the first period read is judged: cut again under the old limit")
+        .isLessThan(without.get(0));
+  }
+
+  /** Batch's limit at each 30 s step: cut by one operator at the first, then by one started at the second. */
+  private List<Long> afterARestart(boolean timeInStatus) {
+    TenantLimits.Peers slowPeers = new TenantLimits.Peers() {
+      @Override
+      public List<Tenant> qosTenants(String clusterKey) {
+        return peers;
+      }
+
+      @Override
+      public java.time.Duration quotaInForce(String clusterKey) {
+        return java.time.Duration.ofSeconds(60);
+      }
+    };
+    peers.clear();
+    List<Tenant> both = dashAndBatch();
+    // dash misses grossly every period; batch does 4000 gets a second, or what the limit HBase enforces lets
+    // it (the refresh enforces the first cut from the fourth step on)
+    long[] count = {0};
+    double[] batchOps = {0};
+    long[] enforced = {5000};
+    ClusterMetrics servers = servedBy(() -> {
+      count[0] += 100;
+      batchOps[0] += 30.0 * Math.min(4000, enforced[0]);
+      return new UsersMetrics(Map.of("rs1", Map.of("users_user_dash_metric_get_num_ops", (double) count[0],
+          "users_user_dash_metric_get_time_range_count_100_300", 100.0,
+          "users_user_dash_metric_get_99th_percentile", 200.0,
+          "users_user_batch_metric_get_num_ops", batchOps[0])));
+    });
+    TenantLimits first = new TenantLimits(new CalibrationLoops(), new ProtectionLoops(), slowPeers);
+    first.decide(both.get(0), SubjectQuota.empty(Subject.user("dash")), servers, T0);
+    Decision cut = first.decide(both.get(1), SubjectQuota.empty(Subject.user("batch")), servers, T0);
+    List<Long> limits = new ArrayList<>(List.of(cut.qos().getLimit()));
+    assertThat(cut.qos().getLimitSince()).isEqualTo(T0.toString());
+    // the restarted operator reads batch's status as the first one wrote it
+    TenantQuotaStatus st = statusWith(cut);
+    if (!timeInStatus) {
+      st.getQos().setLimitSince(null);
+    }
+    Tenant batch = new Tenant("ns/batch", "uid-batch", "ns/hb", both.get(1).spec(), st);
+    peers.set(1, batch);
+    TenantLimits restarted = new TenantLimits(new CalibrationLoops(), new ProtectionLoops(), slowPeers);
+    for (int i = 1; i < 5; i++) {
+      if (i == 3) {
+        enforced[0] = limits.get(0);
+      }
+      Instant t = T0.plusSeconds(30L * i);
+      restarted.decide(both.get(0), SubjectQuota.empty(Subject.user("dash")), servers, t);
+      Decision d = restarted.decide(batch, SubjectQuota.empty(Subject.user("batch")), servers, t);
+      limits.add(d.qos().getLimit());
+      if (d.qos().getLimit().equals(limits.get(0))) {
+        assertThat(d.qos().getLimitSince()).as("kept while the limit is").isEqualTo(T0.toString());
+      }
+    }
+    return limits;
+  }
+
+  /**
    * A cluster like HBase 2.6.2: it counts no refused requests per user, and enforces a written quota
    * only up to 20 s after the write (at its refresh). A calibrated tenant held at its limit (it does
    * 95% of it, far below its target) is never said to ask for less: its refused share is unknown, not

@@ -55,6 +55,66 @@ class ProtectionLoopsTest {
         .isEqualTo(100);
   }
 
+  /**
+   * A limit resumed from status, written at {@code w}: the periods a restarted loop judges from its first
+   * step on start where the loop that wrote it would have judged from, a period and the periods to
+   * enforce (here 2) after the write.
+   */
+  @Test
+  void aLimitResumedFromStatusWaitsAsLongAsTheLoopThatWroteItWould() {
+    Duration p = Duration.ofSeconds(30);
+    Duration refresh = Duration.ofSeconds(60);
+    assertThat(ProtectionLoops.resumedWait(T0, refresh, p, T0.plus(p))).as("the step after the write").isEqualTo(3);
+    assertThat(ProtectionLoops.resumedWait(T0, refresh, p, T0.plusSeconds(40))).isEqualTo(3);
+    assertThat(ProtectionLoops.resumedWait(T0, refresh, p, T0.plusSeconds(60))).isEqualTo(2);
+    assertThat(ProtectionLoops.resumedWait(T0, refresh, p, T0.plusSeconds(90))).isEqualTo(1);
+    assertThat(ProtectionLoops.resumedWait(T0, refresh, p, T0.plusSeconds(120))).as("judged as its loop would")
+        .isZero();
+    assertThat(ProtectionLoops.resumedWait(T0, refresh, p, T0)).as("at most a period more than after a step")
+        .isEqualTo(4);
+    assertThat(ProtectionLoops.resumedWait(T0, refresh, p, T0.minusSeconds(3600))).as("a clock gone back: bounded")
+        .isEqualTo(4);
+    assertThat(ProtectionLoops.resumedWait(T0, Duration.ZERO, p, T0.plus(p))).as("HBase reloads on a write")
+        .isZero();
+    assertThat(ProtectionLoops.resumedWait(null, refresh, p, T0)).as("not known").isZero();
+  }
+
+  /** A restarted loop holds a limit written lately while a protected tenant misses, then judges it. */
+  @Test
+  void aRestartedLoopJudgesNoPeriodBeforeALimitResumedFromStatusIsInForce() {
+    ProtectionLoops.Member dash = new ProtectionLoops.Member("ns/dash", 100,
+        List.of(new ProtectionLoops.Goal("reads p99", 20)), null, null, null, null);
+    ProtectionLoops.Member t = new ProtectionLoops.Member("ns/batch", 2, List.of(), new ProtectionLoops.Range(10, 1000),
+        500L, null, null, T0.minusSeconds(30));
+    ProtectionLoops.Source missing = new ProtectionLoops.Source() {
+      @Override
+      public Map<String, List<ProtectionLoops.Reading>> latencies(List<ProtectionLoops.Member> protecteds) {
+        return Map.of("ns/dash", List.of(new ProtectionLoops.Reading(80, null)));
+      }
+
+      @Override
+      public Map<String, Double> uses(List<ProtectionLoops.Member> sheddables) {
+        return Map.of("ns/batch", 500.0);
+      }
+    };
+    Duration p = Duration.ofSeconds(30);
+    Duration refresh = Duration.ofSeconds(60);
+    ProtectionLoops loops = new ProtectionLoops();
+    for (int i = 0; i < 3; i++) {
+      ProtectionLaw.Cap c = loops.plan("ns/hb", List.of(dash, t), p, refresh, missing, T0.plus(p.multipliedBy(i)))
+          .decision().caps().get("ns/batch");
+      assertThat(c.limit()).as("step %d", i).isEqualTo(500L);
+      assertThat(c.reason()).contains("quota refresh");
+    }
+    assertThat(loops.plan("ns/hb", List.of(dash, t), p, refresh, missing, T0.plus(p.multipliedBy(3))).decision().caps()
+        .get("ns/batch").limit()).as("in force: the miss cuts").isLessThan(500L);
+    // written long before the restart: the first period is judged
+    ProtectionLoops.Member old = new ProtectionLoops.Member("ns/batch", 2, List.of(),
+        new ProtectionLoops.Range(10, 1000), 500L, null, null, T0.minusSeconds(3600));
+    assertThat(new ProtectionLoops().plan("ns/hb", List.of(dash, old), p, refresh, missing, T0).decision().caps()
+        .get("ns/batch").limit()).isLessThan(500L);
+  }
+
   @Test
   void aMemberThatFindsAStepUnderWayTakesTheLastPlanAndLooksAgainSoon() throws Exception {
     ProtectionLoops loops = new ProtectionLoops();
