@@ -94,6 +94,12 @@ final class ProtectionStep {
         && was.getLimitSince() != null ? was.getLimitSince() : now.toString();
   }
 
+  /** A reason's words, its counts aside: numbers, and the plural they take, do not count. */
+  static String words(String reason) {
+    return reason == null ? "" : reason.replaceAll("\\d+(\\.\\d+)?", "#").replace("periods", "period")
+        .replace("passes", "pass");
+  }
+
   /** The tenant left protection (qos taken out, or deleted). */
   void forget(String id) {
     loops.forget(id);
@@ -241,10 +247,11 @@ final class ProtectionStep {
       q.setState(state(cap.action()));
       q.setHeldBy(cap.heldBy().isEmpty() ? null : cap.heldBy());
       q.setRoof(cap.roof() > 0 ? cap.roof() : null);
-      // the reason's wording changes with counts; status keeps it only when the state or limit changes
       boolean same = was != null && Objects.equals(was.getState(), q.getState())
           && Objects.equals(was.getLimit(), q.getLimit()) && Objects.equals(was.getHeldBy(), q.getHeldBy());
-      q.setMessage(same ? was.getMessage() : cap.reason());
+      // the reason's counts move every period (periods left, periods of a record): status keeps it until its
+      // words change (why the tenant is held), not at every count
+      q.setMessage(same && words(was.getMessage()).equals(words(cap.reason())) ? was.getMessage() : cap.reason());
       if (!same) {
         if (cap.action() == ProtectionLaw.Action.SQUEEZED) {
           notes.add(Decision.Note.warning("Squeezed", cap.reason()));
