@@ -307,13 +307,14 @@ class ProtectionIT {
    * The loop is told that wait (the HBaseCluster's status reads the refresh period from the server) and
    * says so; under a gross miss that lasts, it cuts T again only once the cut before is in force (T's own
    * client rate is then within its limit), ending the wait as soon as T's load on the RegionServer shows
-   * the cut, or once the wait ran out. The operator restarts within the second cut's wait: the new one
+   * the cut, or once the wait ran out. The operator restarts within the first cut's wait: the new one
    * resumes the wait from the time status gives the limit, and does not cut on a period measured under
    * the limit before. HBase holds, read raw, what status says. The spacing of the cuts is printed (two
    * periods when the loads end the wait at once, four when it runs out).
    */
   @Test
   void onAnHBaseThatPicksQuotasUpAtItsRefreshACutIsCutAgainOnlyOnceItIsInForce() throws Exception {
+    long floor = 100;
     StandaloneHBase old = new StandaloneHBase(java.nio.file.Files.createTempDirectory("hbaseqos-hbase-262-qos"),
         Map.of("hbase.quota.refresh.period", "10000"), "2.6.2");
     old.start();
@@ -330,7 +331,7 @@ class ProtectionIT {
       TenantQuota ut = tenant(ns, "u", "hb", user("u-" + m));
       ut.getSpec().setQos(gauge.protectedReads(100, 10, WINDOW_S + "s"));
       TenantQuota tt = tenant(ns, "t", "hb", user(t));
-      tt.getSpec().setQos(sheddable(10, 100, 5000));
+      tt.getSpec().setQos(sheddable(10, floor, 5000));
       k8s.resource(ut).create();
       k8s.resource(tt).create();
       try (TenantLoad tLoad = TenantLoad.start(old.clientConfiguration(), t, workload, 2)) {
@@ -345,7 +346,9 @@ class ProtectionIT {
         java.util.ArrayDeque<long[]> done = new java.util.ArrayDeque<>(); // {nanoTime, T's ops done}
         long from = System.nanoTime();
         long limit = 5000;
-        while (cuts.size() < 4 && System.nanoTime() - from < TimeUnit.SECONDS.toNanos(30L * WINDOW_S)) {
+        // four cuts, or down to T's floor (a slow machine's T uses less, and its first cut is sized from that)
+        long until = from + TimeUnit.SECONDS.toNanos(30L * WINDOW_S);
+        while (cuts.size() < 4 && limit > floor && System.nanoTime() < until) {
           long now = System.nanoTime();
           done.addLast(new long[] {now, tLoad.ok()});
           while (now - done.peekFirst()[0] > TimeUnit.SECONDS.toNanos(2)) {
@@ -362,8 +365,8 @@ class ProtectionIT {
             long rate = seconds < 1 ? -1 : Math.round((tLoad.ok() - first[1]) / seconds);
             cuts.add(new Cut(TimeUnit.NANOSECONDS.toSeconds(now - from), limit, q.getLimit(), rate));
             limit = q.getLimit();
-            if (cuts.size() == 2) {
-              // the operator restarts within the second cut's wait: the new one knows from status when the limit
+            if (cuts.size() == 1) {
+              // the operator restarts within the first cut's wait: the new one knows from status when the limit
               // was written, and cuts again only once it is in force, as the one before would have
               operator = operator.restarted();
             }
@@ -373,13 +376,16 @@ class ProtectionIT {
         System.out.printf(Locale.ROOT, "protection IT refresh (HBase 2.6.2, refresh 10 s, %d s periods): cuts "
             + "(s after the miss, limit, T ops/s just before) %s%n", WINDOW_S, cuts.stream().map(c -> c.seconds() + " s: "
             + c.limit() + " req/sec (" + c.tRate() + ")").toList());
-        assertThat(cuts).as("four cuts under a gross miss that lasts, across an operator restart").hasSize(4);
+        assertThat(cuts).as("cuts under a gross miss that lasts, across an operator restart").hasSizeGreaterThan(1);
+        assertThat(cuts.size() == 4 || limit == floor).as("four cuts, or T at its floor: %s", cuts).isTrue();
         assertThat(messages).as("the loop was told HBase's refresh and waits for it").anyMatch(x -> x.contains(
             "enforces them on every RegionServer only at its quota refresh"));
         for (int i = 1; i < cuts.size(); i++) {
           Cut c = cuts.get(i);
+          // held: within a quarter of the limit, and the 40 ops/s HBase 2.6.2 lets two threads past it (one
+          // refused call per 100 ms refill lets two Gets through: CalibrationIT's bound)
           assertThat(c.tRate()).as("cut " + (i + 1) + " only once T is held by the limit before it, " + c.before()
-              + " req/sec").isBetween(0L, Math.round(c.before() * 1.25));
+              + " req/sec").isBetween(0L, Math.round(c.before() * 1.25) + 40);
         }
         // what HBase holds, read raw, is what status says (once the period's write is done)
         await().atMost(3L * WINDOW_S, TimeUnit.SECONDS).untilAsserted(() -> assertThat(
