@@ -80,7 +80,7 @@ final class ProtectionStep {
   }
 
   /** When the limit status names took its value (null: not said, or not a time). */
-  private static Instant limitSince(QosStatus s) {
+  private static Instant limitSetAt(QosStatus s) {
     try {
       return s.getLimitSince() == null ? null : Instant.parse(s.getLimitSince());
     } catch (java.time.format.DateTimeParseException e) {
@@ -94,9 +94,11 @@ final class ProtectionStep {
         && was.getLimitSince() != null ? was.getLimitSince() : now.toString();
   }
 
+  private static final java.util.regex.Pattern NUMBER = java.util.regex.Pattern.compile("\\d+(\\.\\d+)?");
+
   /** A reason's words, its counts aside: numbers, and the plural they take, do not count. */
   static String words(String reason) {
-    return reason == null ? "" : reason.replaceAll("\\d+(\\.\\d+)?", "#").replace("periods", "period")
+    return reason == null ? "" : NUMBER.matcher(reason).replaceAll("#").replace("periods", "period")
         .replace("passes", "pass");
   }
 
@@ -135,7 +137,7 @@ final class ProtectionStep {
       members.add(new ProtectionLoops.Member(t.id(), q.getPriority(), goals, sh == null ? null
           : new ProtectionLoops.Range(sh.getFloor(), sh.getCeiling()),
           s == null || sh == null || !kind(sh).name().equals(s.getThrottle()) ? null : s.getLimit(),
-          s == null ? null : s.getRoof(), calibrated(t, sh), s == null ? null : limitSince(s)));
+          s == null ? null : s.getRoof(), calibrated(t, sh), s == null ? null : limitSetAt(s)));
       byId.put(t.id(), t);
     }
     period = period == null ? Duration.ofSeconds(30) : period;
