@@ -37,6 +37,13 @@ import org.junit.jupiter.api.Test;
  */
 class CallQueueIT {
   static final int WINDOW_S = 10;
+  /**
+   * U's bound on a call's mean wait. On a fresh, loaded CI machine the one handler serves the quiet
+   * server's calls (the operator's and this test's) slowly enough that a quiet period's wait measured
+   * 0.5 ms and more (T was cut before its load began); T's scans keep about 15 calls queued at some
+   * 1,850 calls/s, about 8 ms, so 2 ms leaves a factor of four either side.
+   */
+  static final double BOUND_MS = 2;
   static KubernetesClient k8s;
   static OperatorHarness operator;
   static StandaloneHBase hbase;
@@ -73,6 +80,15 @@ class CallQueueIT {
     return TenantStatus.condition(k8s, ns, name, type);
   }
 
+  /**
+   * A wait for a state, polled once a second: with one handler every call of the test's own (a scan
+   * of hbase:quota per poll) queues with the tenants' calls, and Awaitility's default of ten polls a
+   * second would be most of the traffic of a quiet server.
+   */
+  static org.awaitility.core.ConditionFactory settled() {
+    return await().ignoreException(NullPointerException.class).pollInterval(1, TimeUnit.SECONDS);
+  }
+
   static Long rawLimit(String user) {
     return QuotaTableRaw.userLimit(hbase, user, "req_num");
   }
@@ -87,7 +103,7 @@ class CallQueueIT {
     o.setSource(QosSpec.LatencyObjectiveSpec.Source.CallQueue);
     o.setOperations(QosSpec.LatencyObjectiveSpec.Operations.all);
     o.setStatistic(QosSpec.LatencyObjectiveSpec.Statistic.Mean);
-    o.setBoundMillis(0.5);
+    o.setBoundMillis(BOUND_MS);
     o.setWindow(WINDOW_S + "s");
     QosSpec q = new QosSpec();
     q.setPriority(100);
@@ -110,12 +126,12 @@ class CallQueueIT {
         "region_server_queue_call_time_num_ops{");
 
     // quiet: nothing waits in the queues, T is free at its ceiling
-    await().ignoreException(NullPointerException.class).atMost(6L * WINDOW_S, TimeUnit.SECONDS).untilAsserted(() -> {
+    settled().atMost(6L * WINDOW_S, TimeUnit.SECONDS).untilAsserted(() -> {
       assertThat(rawLimit(t)).isEqualTo(1500L);
       assertThat(qos(ns, "u").getObjectives().get(0).getVerdict()).isIn("Met", "MetWithMargin");
       assertThat(qos(ns, "t").getState()).isEqualTo("Free");
     });
-    assertThat(qos(ns, "u").getObjectives().get(0).getObjective()).isEqualTo("call queue wait mean <= 0.5ms");
+    assertThat(qos(ns, "u").getObjectives().get(0).getObjective()).isEqualTo("call queue wait mean <= 2ms");
 
     // T's 16 threads of long scans queue behind the one handler: U's objective is missed and T is squeezed in HBase
     java.util.Properties scans = new java.util.Properties();
@@ -125,7 +141,7 @@ class CallQueueIT {
     scans.setProperty("maxscanlength", "1000");
     scans.setProperty("minscanlength", "500");
     try (TenantLoad tLoad = TenantLoad.start(hbase.clientConfiguration(), t, scans, 16)) {
-      await().ignoreException(NullPointerException.class).atMost(6L * WINDOW_S, TimeUnit.SECONDS).untilAsserted(() -> {
+      settled().atMost(6L * WINDOW_S, TimeUnit.SECONDS).untilAsserted(() -> {
         assertThat(rawLimit(t)).isLessThan(1500L).isGreaterThanOrEqualTo(20L);
         assertThat(qos(ns, "t").getState()).isIn("Squeezed", "Held");
       });
@@ -140,7 +156,7 @@ class CallQueueIT {
       // first plan writes nothing
       Map<String, String> raw = QuotaTableRaw.read(hbase, m);
       operator = operator.restarted();
-      await().ignoreException(NullPointerException.class).atMost(6L * WINDOW_S, TimeUnit.SECONDS).untilAsserted(() ->
+      settled().atMost(6L * WINDOW_S, TimeUnit.SECONDS).untilAsserted(() ->
           assertThat(condition(ns, "u", "LatencyObjectivesMet").getMessage()).contains("call queues' first reading"));
       assertThat(operator.hbaseCalls(ClusterConnections.key(ns, "hb"), "setQuota")).as("a restarted operator's first "
           + "plan writes nothing").isZero();
@@ -148,7 +164,7 @@ class CallQueueIT {
       assertThat(qos(ns, "t").getLimit()).isEqualTo(rawLimit(t));
       // held below the rate its scans ran at (about 1,850 calls/s here at its ceiling of 1,500), T's calls queue
       // less: U's objective is met again while T works
-      await().ignoreException(NullPointerException.class).atMost(12L * WINDOW_S, TimeUnit.SECONDS).untilAsserted(() -> {
+      settled().atMost(12L * WINDOW_S, TimeUnit.SECONDS).untilAsserted(() -> {
         assertThat(qos(ns, "u").getObjectives().get(0).getVerdict()).isIn("Met", "MetWithMargin");
         assertThat(rawLimit(t)).isLessThan(1500L);
       });
@@ -157,7 +173,7 @@ class CallQueueIT {
       assertThat(tLoad.ok()).as("T did real work").isPositive();
     }
     // T stops: nothing waits in the queues, U's objective is met
-    await().ignoreException(NullPointerException.class).atMost(6L * WINDOW_S, TimeUnit.SECONDS).untilAsserted(() ->
+    settled().atMost(6L * WINDOW_S, TimeUnit.SECONDS).untilAsserted(() ->
         assertThat(qos(ns, "u").getObjectives().get(0).getVerdict()).isIn("Met", "MetWithMargin"));
     System.out.printf(Locale.ROOT, "call queue IT: met again with T stopped, T at %d req/sec: %s%n", rawLimit(t),
         condition(ns, "u", "LatencyObjectivesMet").getMessage());
