@@ -207,6 +207,12 @@ public final class StandaloneHBase implements AutoCloseable {
     Processes.stop(process, Duration.ofSeconds(30));
   }
 
+  /**
+   * Ends the server for good: killed, not stopped. Its directory is thrown away, and a stopped
+   * standalone server spends some 20 s retrying to remove its RegionServer's node from the ZooKeeper
+   * it has already stopped (seen on most classes' servers, about a fifth of their set-up). A test of
+   * an outage stops it with {@link #stop()}.
+   */
   @Override
   public synchronized void close() {
     try {
@@ -216,7 +222,7 @@ public final class StandaloneHBase implements AutoCloseable {
     } catch (IOException e) {
       // exiting anyway
     }
-    stop();
+    Processes.kill(process);
   }
 
   public int zkPort() {
@@ -316,6 +322,9 @@ public final class StandaloneHBase implements AutoCloseable {
     site.put("hbase.quota.rate.limiter", "org.apache.hadoop.hbase.quotas.FixedIntervalRateLimiter");
     site.put("hbase.quota.rate.limiter.refill.interval.ms", "100");
     site.put("hbase.regionserver.msginterval", "1000");
+    // one RegionServer starts with the master: it need not wait the default 4.5 s for more (a second
+    // one, where a test starts it, joins later and is waited for)
+    site.put("hbase.master.wait.on.regionservers.maxtostart", "1");
     site.putAll(extraSite);
     writeConf(dir.resolve("conf"), site);
   }
