@@ -52,8 +52,12 @@ class CallQueueIT {
 
   @BeforeAll
   static void start() throws Exception {
+    // one handler on the RegionServer, which tenants queue behind; the master keeps handlers of its own (it takes
+    // the RegionServer's count when it sets none, and the RegionServer's first quota refresh, run in the one
+    // handler, then waited on the master's one, busy creating the table: the load stalled 60 s, a call's timeout)
     hbase = new StandaloneHBase(Files.createTempDirectory("hbaseqos-hbase-queues"), Map.of(
-        "hbase.regionserver.user.metrics.enabled", "false", "hbase.regionserver.handler.count", "1"));
+        "hbase.regionserver.user.metrics.enabled", "false", "hbase.regionserver.handler.count", "1",
+        "hbase.master.handler.count", "10"));
     hbase.start();
     workload = TenantLoad.readWorkload("queue_usertable", 1000);
     TenantLoad.load(hbase.clientConfiguration(), "loader", workload);
@@ -115,15 +119,19 @@ class CallQueueIT {
     k8s.resource(ut).create();
     k8s.resource(tt).create();
 
-    // the names the source reads, as this HBase serves them
-    String names = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
-        "http://localhost:" + hbase.regionServerInfoPort() + "/prometheus?qry=queue")).build(),
-        java.net.http.HttpResponse.BodyHandlers.ofString()).body();
-    System.out.println("call queue IT: " + names.lines().filter(l -> l.startsWith("region_server_num_calls_in")
+    // the names the source reads, as this HBase serves them (its RPC metrics appear a few seconds after it starts)
+    java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+    java.net.http.HttpRequest queues = java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+        "http://localhost:" + hbase.regionServerInfoPort() + "/prometheus?qry=queue")).build();
+    java.util.concurrent.atomic.AtomicReference<String> names = new java.util.concurrent.atomic.AtomicReference<>("");
+    settled().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> {
+      names.set(http.send(queues, java.net.http.HttpResponse.BodyHandlers.ofString()).body());
+      assertThat(names.get()).contains("region_server_num_calls_in_general_queue{",
+          "region_server_num_calls_in_priority_queue{", "region_server_queue_call_time_num_ops{");
+    });
+    System.out.println("call queue IT: " + names.get().lines().filter(l -> l.startsWith("region_server_num_calls_in")
         || l.startsWith("region_server_queue_call_time_num_ops")).map(l -> l.substring(0, l.indexOf('{')))
         .toList());
-    assertThat(names).contains("region_server_num_calls_in_general_queue{", "region_server_num_calls_in_priority_queue{",
-        "region_server_queue_call_time_num_ops{");
 
     // quiet: nothing waits in the queues, T is free at its ceiling
     settled().atMost(6L * WINDOW_S, TimeUnit.SECONDS).untilAsserted(() -> {
