@@ -120,7 +120,7 @@ class BlockCacheIT {
       k8s.resource(prot).create();
       k8s.resource(tenant(ns, "table", "hb", table(TABLE), t(ThrottleKind.REQUEST_NUMBER, "1000000req/sec"))).create();
 
-      await().atMost(180, TimeUnit.SECONDS).pollInterval(2, TimeUnit.SECONDS).ignoreExceptions().untilAsserted(() -> {
+      await().atMost(180, TimeUnit.SECONDS).pollInterval(500, TimeUnit.MILLISECONDS).ignoreExceptions().untilAsserted(() -> {
         Condition c = TenantStatus.condition(k8s, ns, "reader", "Calibrated");
         assertThat(c.getReason()).isEqualTo("DemandLimited");
         assertThat(c.getMessage()).contains("data block reads hit the cache less than");
@@ -174,7 +174,7 @@ class BlockCacheIT {
     k8s.resource(tenant(ns, "table", "hb", table(TABLE), t(ThrottleKind.REQUEST_NUMBER, "1000000req/sec"))).create();
 
     try {
-      await().atMost(90, TimeUnit.SECONDS).pollInterval(2, TimeUnit.SECONDS).ignoreExceptions().untilAsserted(() -> {
+      await().atMost(90, TimeUnit.SECONDS).pollInterval(500, TimeUnit.MILLISECONDS).ignoreExceptions().untilAsserted(() -> {
         Condition fits = cluster(ns).getStatus().condition("BlockCacheFits").orElseThrow();
         assertThat(fits.getStatus()).isEqualTo("False");
         assertThat(fits.getReason()).isEqualTo("DoesNotFit");

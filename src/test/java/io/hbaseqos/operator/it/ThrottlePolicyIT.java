@@ -101,9 +101,12 @@ class ThrottlePolicyIT {
     return out;
   }
 
-  /** Long enough for every RegionServer to refresh its quota cache (5 s here) and for the resync. */
+  /**
+   * Long enough for every RegionServer to refresh its quota cache (every 5 s here; each write was
+   * already seen in hbase:quota before this) and for the load to run under what it holds.
+   */
   static void settle() throws InterruptedException {
-    Thread.sleep(12_000);
+    Thread.sleep(7_000);
   }
 
   @Test
