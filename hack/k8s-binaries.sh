@@ -22,6 +22,10 @@ CACHE="${HBQ_CACHE:-$HOME/.cache/hbase-qos-operator}"
 OUT="$CACHE/jenvtest/k8s/${K8S_VERSION}-linux-amd64"
 TOOLS="$CACHE/tools"
 mkdir -p "$OUT" "$TOOLS"
+# one build at a time: a second caller (a test needing a binary while CI builds them all) waits for
+# the first, then finds what it built
+exec 9>"$CACHE/.build.lock"
+flock 9
 
 want=("$@"); [ ${#want[@]} -eq 0 ] && want=(core)
 has() { local w; for w in "${want[@]}"; do [ "$w" = "$1" ] || [ "$w" = all ] && return 0; done; return 1; }
