@@ -128,16 +128,15 @@ class CalibrationIT {
    * without a move or a quota write. Proven once, on the main path (the RegionServers' metrics of a
    * reader); the other cases go on from a converged loop to what they are about.
    */
-  static void holds(String cluster, String name, TwoTenants load, long target, double clientTolerancePct)
-      throws Exception {
+  static void holds(String name, TwoTenants load, long target) throws Exception {
     TenantQuota done = k8s.resources(TenantQuota.class).inNamespace(ns).withName(name).get();
-    String key = ClusterConnections.key(ns, cluster);
+    String key = ClusterConnections.key(ns, "hb");
     long writes = operator.hbaseCalls(key, "setQuota");
     for (int p = 1; p <= 3; p++) {
       TwoTenants.Sample s = load.measure(PERIOD_S);
       System.out.printf(Locale.ROOT, "calibration IT %s: holding, period +%d: T %.0f ops/s (%+.1f%%)%n", name, p,
           s.tOps(), (s.tOps() / target - 1) * 100);
-      assertThat(Math.abs(s.tOps() / target - 1) * 100).as("held period %d", p).isLessThanOrEqualTo(clientTolerancePct);
+      assertThat(Math.abs(s.tOps() / target - 1) * 100).as("held period %d", p).isLessThanOrEqualTo(TOLERANCE_PCT);
     }
     TenantQuota held = k8s.resources(TenantQuota.class).inNamespace(ns).withName(name).get();
     assertThat(held.getStatus().getCalibration().getMoves()).isEqualTo(done.getStatus().getCalibration().getMoves());
@@ -240,7 +239,7 @@ class CalibrationIT {
       long target = Math.round(free.tOps() / 2);
       // a stale hand-set limit, a third of the target: the loop has to find its way up
       calibrate("jmx", load, target, target / 3, c -> c.setSource(CalibrationSpec.Source.HBase));
-      holds("hb", "jmx", load, target, TOLERANCE_PCT);
+      holds("jmx", load, target);
       restartAndCheckTheLoopResumes("jmx", load);
       dryRunFromWhatTheLoopLearnt("jmx", load);
     }

@@ -240,6 +240,13 @@ public final class StandaloneHBase implements AutoCloseable {
     return new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.body()).path("beans").get(0);
   }
 
+  /** What the in-process RegionServer's {@code /prometheus} serves for {@code query} ({@code qry}), raw. */
+  public String regionServerPrometheus(String query) throws IOException, InterruptedException {
+    return java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+        "http://127.0.0.1:" + regionServerInfoPort() + "/prometheus?qry=" + query)).build(),
+        java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+  }
+
   public int regionServerInfoPort() {
     return rsInfoPort;
   }
