@@ -32,6 +32,9 @@ import java.util.Map;
  * for many periods is given back once the protected tenant is calm again, and limits that were good
  * are cut once they miss steadily).
  *
+ * <p>Consecutive periods are not independent on a machine that drifts: the lag-one correlation of the
+ * headroom within epochs, pooled as the spread is, inflates every standard error ({@link #inflation}).
+ *
  * <p>Each period also keeps the load of every sheddable tenant below. Between the last epoch of two
  * periods or more and this one, the fall in headroom per unit of ln load of the tenants whose load
  * moved is the plant's elasticity there ({@link #elasticity}), which sizes the law's moves.
@@ -48,6 +51,9 @@ public final class Evidence {
   private Moments epoch = Moments.NONE;
   private double pooledM2;
   private double pooledDf;
+  /** The sum of lag-one products of deviations in the epoch, and pooled over the recent ones (as the spread). */
+  private double epochC1;
+  private double pooledC1;
 
   void add(double h) {
     add(h, Map.of());
@@ -79,19 +85,52 @@ public final class Evidence {
       Moments recent = Moments.of(k - at, sum[k] - sum[at], squares[k] - squares[at]);
       double within = Math.sqrt((PRIOR_DF * PRIOR_SIGMA * PRIOR_SIGMA + pooledM2 + older.m2 + recent.m2)
           / (PRIOR_DF + pooledDf + older.n - 1 + recent.n - 1));
-      double t = Math.abs(recent.mean - older.mean) / (within * Math.sqrt(1.0 / older.n + 1.0 / recent.n));
+      double t = Math.abs(recent.mean - older.mean)
+          / (within * Math.sqrt(inflation() * (1.0 / older.n + 1.0 / recent.n)));
       if (t > most) {
         most = t;
         split = at;
       }
     }
     if (split > 0) {
+      pooledC1 = pooledC1 * POOL_DECAY + lag1(split);
       pool(Moments.of(split, sum[split], squares[split]));
       remember(sum[split] / split, split);
       hs.subList(0, split).clear();
       loads.subList(0, split).clear();
     }
     epoch = Moments.of(k - split, sum[k] - sum[split], squares[k] - squares[split]);
+    epochC1 = lag1(hs.size());
+  }
+
+  /** The sum of (h_i - mean)(h_{i-1} - mean) over the epoch's first {@code n} periods, the mean theirs. */
+  private double lag1(int n) {
+    if (n < 2) {
+      return 0;
+    }
+    double mean = 0;
+    for (int i = 0; i < n; i++) {
+      mean += hs.get(i);
+    }
+    mean /= n;
+    double c = 0;
+    for (int i = 1; i < n; i++) {
+      c += (hs.get(i) - mean) * (hs.get(i - 1) - mean);
+    }
+    return c;
+  }
+
+  /**
+   * How much the variance of a mean of periods exceeds that of as many independent ones: (1 + r) / (1 - r)
+   * for the lag-one correlation r of the headroom at fixed limits, measured within epochs and pooled as the
+   * spread is (the prior counts as uncorrelated periods); 1 when none is measured or it is negative, and r at
+   * most 0.9 (a record never counts as less than a nineteenth of its periods). A machine that drifts makes
+   * consecutive periods alike: their mean says less than their count.
+   */
+  double inflation() {
+    double r = (pooledC1 + epochC1) / (PRIOR_DF * PRIOR_SIGMA * PRIOR_SIGMA + pooledM2 + epoch.m2);
+    r = Math.max(0, Math.min(0.9, r));
+    return (1 + r) / (1 - r);
   }
 
   private void pool(Moments m) {
@@ -100,6 +139,8 @@ public final class Evidence {
   }
 
   void newEpoch() {
+    pooledC1 = pooledC1 * POOL_DECAY + epochC1;
+    epochC1 = 0;
     pool(epoch);
     remember(epoch.mean, epoch.n);
     hs.clear();
@@ -164,7 +205,7 @@ public final class Evidence {
       return 1;
     }
     double slope = -(epoch.mean - lastMean) / d;
-    double se = sigma() * Math.sqrt(1.0 / epoch.n + 1.0 / lastN) / Math.abs(d);
+    double se = sigma() * Math.sqrt(inflation() * (1.0 / epoch.n + 1.0 / lastN)) / Math.abs(d);
     return slope - 2 * se > 1 ? Math.min(ProtectionLaw.STEEPEST, slope) : 1;
   }
 
@@ -200,7 +241,7 @@ public final class Evidence {
   }
 
   double se() {
-    return sigma() / Math.sqrt(epoch.n);
+    return sigma() * Math.sqrt(inflation() / epoch.n);
   }
 
   /** Two periods or more at these limits, and confidently fewer misses than the aim. */

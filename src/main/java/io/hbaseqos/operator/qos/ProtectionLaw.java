@@ -45,7 +45,9 @@ import java.util.TreeSet;
  *       below, or none, whose load may have moved in ways the law never saw.</li>
  *   <li><b>Evidence per limit.</b> Each measured period adds the headroom h = ln(bound / reading) of
  *       the tenant's worst objective to the evidence of the limits in force. The spread of h at
- *       fixed limits is measured and pooled over the recent limits ({@link Evidence}). A limit is
+ *       fixed limits is measured and pooled over the recent limits ({@link Evidence}), and so is its
+ *       lag-one correlation: the standard error of a record counts periods alike from one to the next
+ *       (a drifting machine) as less than their number ({@link Evidence#inflation}). A limit is
  *       over budget when more than {@link #MISS_BUDGET} of its periods missed and its mean headroom
  *       is under z·spread ({@code budget}); the law aims at {@link #AIM} ({@code needed}), so that a
  *       run of periods, not only their average, keeps within the budget.</li>

@@ -74,4 +74,32 @@ class EvidenceTest {
     one.add(0.5, Map.of("t", 1000.0));
     assertThat(one.elasticity()).isEqualTo(1.0);
   }
+
+  static Evidence record(double... hs) {
+    Evidence e = new Evidence();
+    for (double h : hs) {
+      e.add(h, Map.of("t", 1000.0));
+    }
+    return e;
+  }
+
+  /**
+   * A machine that drifts makes consecutive periods alike: eight periods that climb step by step say less of
+   * their mean than the same eight in an order that alternates, and the law raises less on them.
+   */
+  @Test
+  void periodsAlikeFromOneToTheNextSayLessThanTheirCount() {
+    Evidence drifting = record(0.30, 0.35, 0.40, 0.45, 0.50, 0.55, 0.60, 0.65);
+    Evidence alternating = record(0.30, 0.65, 0.40, 0.55, 0.35, 0.60, 0.45, 0.50);
+    assertThat(drifting.periods()).isEqualTo(8);
+    assertThat(alternating.periods()).isEqualTo(8);
+    assertThat(drifting.mean()).isCloseTo(alternating.mean(), org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(drifting.sigma()).isCloseTo(alternating.sigma(), org.assertj.core.data.Offset.offset(1e-9));
+    // alternating: no positive correlation to correct for, the standard error of independent periods
+    assertThat(alternating.inflation()).isEqualTo(1.0);
+    assertThat(alternating.se()).isCloseTo(alternating.sigma() / Math.sqrt(8), org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(drifting.inflation()).isGreaterThan(1.5);
+    assertThat(drifting.se()).isGreaterThan(1.2 * alternating.se());
+    assertThat(ProtectionLaw.raise(drifting, false)).isLessThan(ProtectionLaw.raise(alternating, false));
+  }
 }

@@ -203,7 +203,7 @@ public final class MixSim {
     System.out.println("|---|---|---|---|---|---|---|---|---|---|");
     int cells = 0;
     int passing = 0;
-    for (String shape : List.of("mm1", "knee")) {
+    for (String shape : ProtectionSim.GRID_SHAPES) {
       for (double lag : ProtectionSim.GRID_LAG) {
         for (double noise : ProtectionSim.GRID_NOISE) {
           for (double drift : ProtectionSim.GRID_DRIFT) {

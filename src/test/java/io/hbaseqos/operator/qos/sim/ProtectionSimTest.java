@@ -83,8 +83,8 @@ class ProtectionSimTest {
       System.setOut(before);
     }
     List<String> lines = out.toString(java.nio.charset.StandardCharsets.UTF_8).lines().toList();
-    assertThat(lines).hasSize(2 + 48 + 1);
-    assertThat(lines.get(lines.size() - 1)).endsWith("of 48 cells meet all goals in 80% of seeds or more (3 seeds each, "
+    assertThat(lines).hasSize(2 + 72 + 1);
+    assertThat(lines.get(lines.size() - 1)).endsWith("of 72 cells meet all goals in 80% of seeds or more (3 seeds each, "
         + "30 periods)");
     // the cell mm1, no lag, noise 0.1, no drift, objective 3x U's unloaded p99: the same runs made by hand
     Plant plant = new Plant("mm1", 7300, 1500, 6000, 0.8, 0.1, 1, 0, 0, 0, 0.9);
@@ -97,5 +97,22 @@ class ProtectionSimTest {
     String pct = Math.round(100 * share(rs)) + "%";
     assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("| mm1 | 0.0 | 0.1 | 0.0 | 3.0x | "
         + (share(rs) >= 0.8 ? "" : "**") + pct + " |"));
+    // its last column: the best a limit fixed before the run does on the same seeds
+    String fixed = Math.round(100 * ProtectionSim.bestFixed(plant, factor, 100, 100_000, 30, 1, 3)) + "% |";
+    assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("| mm1 | 0.0 | 0.1 | 0.0 | 3.0x | ").endsWith(fixed));
+  }
+
+  /**
+   * The best fixed limit: every seed where a limit exists that meets all three goals from the first period,
+   * none where U alone misses its objective in more than a tenth of the periods, whatever T does.
+   */
+  @Test
+  void aFixedLimitMeetsAnEasyCellInEverySeedAndNoneWhereUAloneMissesTooOften() {
+    Plant quiet = new Plant("knee", 7300, 1500, 6000, 0.8, 0.02, 1, 0, 0, 0, 0.9);
+    assertThat(ProtectionSim.bestFixed(quiet, 3, 100, 100_000, 40, 1, 10)).isEqualTo(1.0);
+    // an objective 1.1 x U's p99 alone, read with a lognormal spread of 0.3: U alone misses in about 38% of periods
+    Plant noisy = new Plant("knee", 7300, 1500, 6000, 0.8, 0.3, 1, 0, 0, 0, 0.9);
+    double unloaded = 1 + Math.pow(1500 / 7300.0 / 0.85, 12);
+    assertThat(ProtectionSim.bestFixed(noisy, 1.1 * unloaded, 100, 100_000, 40, 1, 10)).isEqualTo(0.0);
   }
 }
