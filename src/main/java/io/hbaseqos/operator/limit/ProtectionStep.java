@@ -6,6 +6,7 @@ import io.hbaseqos.operator.api.Conditions;
 import io.hbaseqos.operator.api.QosSpec;
 import io.hbaseqos.operator.api.QosStatus;
 import io.hbaseqos.operator.api.TenantQuotaSpec;
+import io.hbaseqos.operator.calibration.CounterReading;
 import io.hbaseqos.operator.cluster.Errors;
 import io.hbaseqos.operator.gateway.ClusterMetrics;
 import io.hbaseqos.operator.gateway.MetricsPendingException;
@@ -347,6 +348,12 @@ final class ProtectionStep {
     private final Instant at;
     private UsersMetrics servers;
     private String serversProblem = "RegionServer metrics: not read";
+    /**
+     * Per sheddable member, its counters from the same sample, when {@link #servers} could not be judged (a
+     * server answered from {@code /jmx}, before HBase 2.6: its histograms cannot be judged per period, its
+     * counters can, lagging by up to the metrics period): a use sizes a squeeze all the same.
+     */
+    private final Map<String, CounterReading> counters = new HashMap<>();
     private CallQueues queues;
     private String queuesProblem = "RegionServer call queues: not read";
     /** Per Prometheus objective (url and query): its answer, or why there is none. */
@@ -415,6 +422,21 @@ final class ProtectionStep {
           pending = true;
         } catch (IOException e) {
           serversProblem = "RegionServer metrics: " + Errors.rootMessage(e);
+        }
+      }
+      if (!pending && servers == null && !protecteds.isEmpty()) {
+        for (ProtectionLoops.Member s : sheddables) {
+          String user = countedUser(byId.get(s.id()));
+          if (user == null || counters.containsKey(s.id())) {
+            continue;
+          }
+          try {
+            counters.put(s.id(), m.userCounters(user, operations(byId.get(s.id())), since));
+          } catch (MetricsPendingException e) {
+            pending = true;
+          } catch (IOException e) {
+            // unreadable: its use is not known this period
+          }
         }
       }
       return !pending;
@@ -541,6 +563,16 @@ final class ProtectionStep {
       return new ProtectionLoops.Reading(worst, null, calls == 0 && worst == 0, missedOn);
     }
 
+    /** The user HBase counts a tenant's operations under (null: a table or namespace tenant, not counted per user). */
+    private static String countedUser(Tenant t) {
+      var subject = t.spec().getSubject();
+      return subject.getTable() != null || subject.getNamespace() != null ? null : subject.getUser();
+    }
+
+    private static Set<String> operations(Tenant t) {
+      return UserOperations.of(t.spec().getQos().getSheddable().getOperations());
+    }
+
     /** Per sheddable member, its use on each server, from the last {@link #uses}. */
     private final Map<String, Map<String, Double>> serverUses = new HashMap<>();
 
@@ -555,18 +587,28 @@ final class ProtectionStep {
       serverUses.clear();
       for (ProtectionLoops.Member m : sheddables) {
         Tenant t = byId.get(m.id());
-        String user = t.spec().getSubject().getUser();
-        if (user == null || t.spec().getSubject().getTable() != null || t.spec().getSubject().getNamespace() != null) {
+        String user = countedUser(t);
+        if (user == null) {
           continue; // HBase counts per user only: the use of a table or namespace is not known
         }
         UsersMetrics values = servers;
-        if (values == null) {
+        CounterReading counted = counters.get(m.id());
+        Map<String, Long> now;
+        Instant readAt;
+        if (values != null) {
+          now = values.ops(user, operations(t));
+          readAt = values.at();
+        } else if (counted != null) {
+          Map<String, Long> succeeded = new LinkedHashMap<>();
+          counted.servers().forEach((server, c) -> succeeded.put(server, c.succeeded()));
+          now = succeeded;
+          readAt = counted.at();
+        } else {
           previous.remove(m.id());
           continue;
         }
-        Map<String, Long> now = values.ops(user, UserOperations.of(t.spec().getQos().getSheddable().getOperations()));
         // a rate between the readings' own times (a reading is taken before the reconcile that uses it)
-        Instant readAt = values.at() != null ? values.at() : at;
+        readAt = readAt != null ? readAt : at;
         Previous before = previous.put(m.id(), new Previous(readAt, now));
         if (before == null || !before.ops().keySet().equals(now.keySet())) {
           continue;

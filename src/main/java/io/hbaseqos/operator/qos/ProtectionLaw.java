@@ -804,8 +804,11 @@ public final class ProtectionLaw {
       }
       List<String> by = causes.get(s.id());
       by.forEach(p -> holding.computeIfAbsent(p, k -> new ArrayList<>()).add(s.id()));
+      boolean unknown = Double.isNaN(s.used()) || s.used() < 0;
+      String sizedBy = unknown ? " (its use not known: cut from its limit)"
+          : base < from ? String.format(java.util.Locale.ROOT, " (it used %.0f)", base) : "";
       caps.put(s.id(), new Cap(next, Action.SQUEEZED, by, "squeezed from " + from + " to " + next
-          + " req/sec for the latency of " + String.join(whys.get(s.id()).equals(by) ? ", " : "; ", whys.get(s.id())),
+          + " req/sec" + sizedBy + " for the latency of " + String.join(whys.get(s.id()).equals(by) ? ", " : "; ", whys.get(s.id())),
           Math.max(next, Math.round(base))));
     }
     return new Squeezes(caps, holding, outOfCapacity);

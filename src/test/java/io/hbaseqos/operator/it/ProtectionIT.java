@@ -317,25 +317,11 @@ class ProtectionIT {
   @Test
   void onAnHBaseThatPicksQuotasUpAtItsRefreshACutIsCutAgainOnlyOnceItIsInForce() throws Exception {
     long floor = 100;
-    StandaloneHBase old = new StandaloneHBase(java.nio.file.Files.createTempDirectory("hbaseqos-hbase-262-qos"),
-        Map.of("hbase.quota.refresh.period", "10000"), "2.6.2");
-    old.start();
-    String ns = KubeApi.newNamespace("qos-refresh");
-    namespaces.add(ns);
-    // U's p99 of its own: the miss it is set to lasts past this test, and the class's gauge is the next test's
-    LatencyGauge gauge = LatencyGauge.start();
-    try {
-      TenantLoad.load(old.clientConfiguration(), "loader", workload);
-      KubeApi.createClusterWithRefresh(ns, "hb", old.connectionSpec(), "10s", "2.6.2");
-      String m = Long.toString(System.nanoTime() % 1_000_000_000L, 36);
-      String t = "t-" + m;
-      gauge.set(1);
-      TenantQuota ut = tenant(ns, "u", "hb", user("u-" + m));
-      ut.getSpec().setQos(gauge.protectedReads(100, 10, WINDOW_S + "s"));
-      TenantQuota tt = tenant(ns, "t", "hb", user(t));
-      tt.getSpec().setQos(sheddable(10, floor, 5000));
-      k8s.resource(ut).create();
-      k8s.resource(tt).create();
+    try (OwnHBase own = OwnHBase.start("2.6.2", "qos-refresh", WINDOW_S, floor, 5000)) {
+      StandaloneHBase old = own.hbase();
+      String ns = own.ns();
+      String t = own.t();
+      LatencyGauge gauge = own.gauge();
       try (TenantLoad tLoad = TenantLoad.start(old.clientConfiguration(), t, workload, 2)) {
         await().ignoreException(NullPointerException.class).atMost(60, TimeUnit.SECONDS).untilAsserted(() -> {
           assertThat(QuotaTableRaw.userLimit(old, t, "req_num")).isEqualTo(5000L);
@@ -393,11 +379,93 @@ class ProtectionIT {
         await().atMost(3L * WINDOW_S, TimeUnit.SECONDS).untilAsserted(() -> assertThat(
             QuotaTableRaw.userLimit(old, t, "req_num")).isEqualTo(qos(ns, "t").getLimit()));
       }
-    } finally {
+    }
+  }
+
+  /**
+   * An HBase of another release for one test, with a 10 s quota refresh, the class's table loaded, its
+   * HBaseCluster in a namespace of its own, U protected over T on it: U's p99 from a gauge of its own
+   * (set to 1 ms; the miss a test sets lasts past it, and the class's gauge is the next test's), T
+   * sheddable between {@code floor} and {@code ceiling}.
+   */
+  record OwnHBase(StandaloneHBase hbase, String ns, LatencyGauge gauge, String t) implements AutoCloseable {
+    static OwnHBase start(String version, String prefix, int window, long floor, long ceiling) throws Exception {
+      StandaloneHBase hbase = new StandaloneHBase(java.nio.file.Files.createTempDirectory("hbaseqos-hbase-qos"),
+          Map.of("hbase.quota.refresh.period", "10000"), version);
+      hbase.start();
+      String ns = KubeApi.newNamespace(prefix);
+      namespaces.add(ns);
+      String m = Long.toString(System.nanoTime() % 1_000_000_000L, 36);
+      OwnHBase own = new OwnHBase(hbase, ns, LatencyGauge.start(), "t-" + m);
+      try {
+        TenantLoad.load(hbase.clientConfiguration(), "loader", workload);
+        KubeApi.createClusterWithRefresh(ns, "hb", hbase.connectionSpec(), "10s", version.replace("-hadoop3", ""));
+        own.gauge().set(1);
+        TenantQuota ut = tenant(ns, "u", "hb", user("u-" + m));
+        ut.getSpec().setQos(own.gauge().protectedReads(100, 10, window + "s"));
+        TenantQuota tt = tenant(ns, "t", "hb", user(own.t()));
+        tt.getSpec().setQos(sheddable(10, floor, ceiling));
+        k8s.resource(ut).create();
+        k8s.resource(tt).create();
+        return own;
+      } catch (Exception | AssertionError e) {
+        own.close();
+        throw e;
+      }
+    }
+
+    @Override
+    public void close() {
       KubeApi.cleanUp(List.of(ns));
       namespaces.remove(ns);
       gauge.close();
-      old.close();
+      hbase.close();
+    }
+  }
+
+  /**
+   * A real HBase 2.5.12, whose RegionServer serves no {@code /prometheus}: its {@code /jmx} histograms
+   * cannot be judged per period, its counters can. U's p99 read from Prometheus misses grossly, and T,
+   * running free far under its ceiling, is cut from what it used, read from those counters, not from the
+   * ceiling: below what its client did just before, and status says what it used. HBase holds, read raw,
+   * what status says.
+   */
+  @Test
+  void onAnHBaseWithoutPrometheusATenantsUseIsReadFromJmxAndSizesItsCut() throws Exception {
+    int window = 20; // twice /jmx's metrics period: every read of the counters sees them move
+    long ceiling = 100_000;
+    try (OwnHBase own = OwnHBase.start("2.5.12-hadoop3", "qos-jmx", window, 100, ceiling)) {
+      StandaloneHBase old = own.hbase();
+      String ns = own.ns();
+      String t = own.t();
+      try (TenantLoad tLoad = TenantLoad.start(old.clientConfiguration(), t, workload, 2)) {
+        // two periods met: T's use is known (a rate between two readings)
+        await().ignoreException(NullPointerException.class).atMost(6L * window, TimeUnit.SECONDS).untilAsserted(() -> {
+          assertThat(QuotaTableRaw.userLimit(old, t, "req_num")).isEqualTo(ceiling);
+          assertThat(qos(ns, "t").getState()).isEqualTo("Free");
+          assertThat(qos(ns, "u").getObjectives().get(0).getJudgedPeriods()).isGreaterThanOrEqualTo(2);
+        });
+        own.gauge().set(40);
+        java.util.ArrayDeque<long[]> done = new java.util.ArrayDeque<>(); // {nanoTime, T's ops done}
+        long[] rate = {-1};
+        QosStatus cut = await().ignoreException(NullPointerException.class).atMost(6L * window, TimeUnit.SECONDS)
+            .pollInterval(200, TimeUnit.MILLISECONDS).until(() -> {
+              long now = System.nanoTime();
+              done.addLast(new long[] {now, tLoad.ok()});
+              while (now - done.peekFirst()[0] > TimeUnit.SECONDS.toNanos(window)) {
+                done.removeFirst();
+              }
+              double seconds = (now - done.peekFirst()[0]) / 1e9;
+              rate[0] = seconds < 1 ? -1 : Math.round((tLoad.ok() - done.peekFirst()[1]) / seconds);
+              return qos(ns, "t");
+            }, q -> q.getLimit() != null && q.getLimit() < ceiling);
+        System.out.printf(Locale.ROOT, "protection IT on HBase 2.5.12 (/jmx): T did %d ops/s; %s%n", rate[0],
+            cut.getMessage());
+        assertThat(cut.getMessage()).as("sized from its use").contains("(it used ");
+        assertThat(cut.getLimit()).as("cut below what T's client did").isLessThan(rate[0]);
+        await().atMost(3L * window, TimeUnit.SECONDS).untilAsserted(() -> assertThat(
+            QuotaTableRaw.userLimit(old, t, "req_num")).isEqualTo(qos(ns, "t").getLimit()));
+      }
     }
   }
 

@@ -620,6 +620,78 @@ class TenantLimitsTest {
   }
 
   /**
+   * On HBase before 2.6 the RegionServers serve no {@code /prometheus}, and their {@code /jmx} histograms
+   * cannot be judged per period: a protected tenant whose latency Prometheus reads is still protected, and
+   * the cut of the tenant below is sized from what it used, read from the same sample's counters (1000 gets
+   * a second, under a ceiling of 5000), and status says so. With the counters unreadable as well, the cut is
+   * from the limit, and status says that instead.
+   */
+  @Test
+  void withoutPrometheusOnTheRegionServersAUseIsReadFromTheirCountersAndSizesTheCut() {
+    assertThat(cutOnAServerWithoutPrometheus(true)).satisfies(q -> {
+      assertThat(q.getLimit()).as("cut from the use, not the ceiling").isLessThan(1000L);
+      assertThat(q.getMessage()).contains("(it used 1000)");
+    });
+    assertThat(cutOnAServerWithoutPrometheus(false)).satisfies(q -> {
+      assertThat(q.getLimit()).as("cut from the limit").isBetween(2500L, 4999L);
+      assertThat(q.getMessage()).contains("(its use not known: cut from its limit)");
+    });
+  }
+
+  /** Batch's status after dash's Prometheus p99 goes from 10 to 200 ms (bound 50) over servers read from /jmx. */
+  QosStatus cutOnAServerWithoutPrometheus(boolean countersReadable) {
+    peers.clear();
+    TenantLimits operator = new TenantLimits(new CalibrationLoops(), new ProtectionLoops(), key -> peers);
+    TenantQuotaSpec us = spec("dash");
+    QosSpec q = protectedReads(100, 50);
+    QosSpec.LatencyObjectiveSpec o = q.getLatencyObjectives().get(0);
+    o.setSource(QosSpec.LatencyObjectiveSpec.Source.Prometheus);
+    io.hbaseqos.operator.api.PrometheusQuery query = new io.hbaseqos.operator.api.PrometheusQuery();
+    query.setUrl("http://prometheus:9090");
+    query.setQuery("dash_p99_ms");
+    o.setPrometheus(query);
+    us.setQos(q);
+    TenantQuotaSpec ts = spec("batch");
+    ts.setQos(sheddable(10, 100, 5000));
+    Tenant dash = new Tenant("ns/dash", "uid-dash", "ns/hb", us, null);
+    Tenant batch = new Tenant("ns/batch", "uid-batch", "ns/hb", ts, null);
+    peers.addAll(List.of(dash, batch));
+    double[] p99 = {10};
+    long[] gets = {0};
+    Instant[] at = {T0};
+    ClusterMetrics jmx = new Unused() {
+      @Override
+      public UsersMetrics allUserMetrics(Instant notBefore) throws IOException {
+        throw new io.hbaseqos.operator.hbase.MetricsUnavailableException("RegionServer rs1 does not serve /prometheus: "
+            + "its /jmx histograms are reset by whoever reads them and cannot be judged per period");
+      }
+
+      @Override
+      public CounterReading userCounters(String user, Set<String> ops, Instant notBefore) throws IOException {
+        if (!countersReadable) {
+          throw new IOException("RegionServer rs1: metrics unreadable");
+        }
+        assertThat(user).isEqualTo("batch");
+        return new CounterReading(at[0], Map.of("rs1", new ServerCounters(gets[0], 0, 0, gets[0])), false);
+      }
+
+      @Override
+      public double prometheus(String url, String query, Instant notBefore) {
+        return p99[0];
+      }
+    };
+    QosStatus last = null;
+    for (int i = 0; i < 4 && (last == null || last.getLimit() == null || last.getLimit() >= 5000); i++) {
+      at[0] = T0.plusSeconds(30L * i);
+      gets[0] = 30_000L * i;
+      p99[0] = i == 0 ? 10 : 200;
+      operator.decide(dash, SubjectQuota.empty(Subject.user("dash")), jmx, at[0]);
+      last = operator.decide(batch, SubjectQuota.empty(Subject.user("batch")), jmx, at[0]).qos();
+    }
+    return last;
+  }
+
+  /**
    * A held tenant's status says why it is held when the reason changes, not at every count of it: while
    * the cut waits for the refresh, the periods left fall (status keeps the first wording), and once it is
    * in force the message says the next period measures it.
