@@ -93,26 +93,18 @@ public final class Evidence {
       }
     }
     if (split > 0) {
-      pooledC1 = pooledC1 * POOL_DECAY + lag1(split);
+      pooledC1 = pooledC1 * POOL_DECAY + lag1(split, sum[split] / split);
       pool(Moments.of(split, sum[split], squares[split]));
       remember(sum[split] / split, split);
       hs.subList(0, split).clear();
       loads.subList(0, split).clear();
     }
     epoch = Moments.of(k - split, sum[k] - sum[split], squares[k] - squares[split]);
-    epochC1 = lag1(hs.size());
+    epochC1 = lag1(epoch.n, epoch.mean);
   }
 
-  /** The sum of (h_i - mean)(h_{i-1} - mean) over the epoch's first {@code n} periods, the mean theirs. */
-  private double lag1(int n) {
-    if (n < 2) {
-      return 0;
-    }
-    double mean = 0;
-    for (int i = 0; i < n; i++) {
-      mean += hs.get(i);
-    }
-    mean /= n;
+  /** The sum of (h_i - mean)(h_{i-1} - mean) over the epoch's first {@code n} periods, of mean {@code mean}. */
+  private double lag1(int n, double mean) {
     double c = 0;
     for (int i = 1; i < n; i++) {
       c += (hs.get(i) - mean) * (hs.get(i - 1) - mean);
@@ -128,7 +120,7 @@ public final class Evidence {
    * consecutive periods alike: their mean says less than their count.
    */
   double inflation() {
-    double r = (pooledC1 + epochC1) / (PRIOR_DF * PRIOR_SIGMA * PRIOR_SIGMA + pooledM2 + epoch.m2);
+    double r = (pooledC1 + epochC1) / deviations();
     r = Math.max(0, Math.min(0.9, r));
     return (1 + r) / (1 - r);
   }
@@ -212,7 +204,12 @@ public final class Evidence {
   /** The spread of a period's headroom at fixed limits (log scale). */
   public double sigma() {
     double df = PRIOR_DF + pooledDf + Math.max(0, epoch.n - 1);
-    return Math.sqrt((PRIOR_DF * PRIOR_SIGMA * PRIOR_SIGMA + pooledM2 + epoch.m2) / df);
+    return Math.sqrt(deviations() / df);
+  }
+
+  /** The squared deviations behind the spread: the prior's, the pooled epochs' and this one's. */
+  private double deviations() {
+    return PRIOR_DF * PRIOR_SIGMA * PRIOR_SIGMA + pooledM2 + epoch.m2;
   }
 
   /** The mean headroom a limit must leave for at most {@link ProtectionLaw#AIM} of its periods to miss. */

@@ -217,6 +217,11 @@ public final class ProtectionLaw {
       this(id, priority, floor, ceiling, limit, used, roof, limit);
     }
 
+    /** Whether what it used in the last period is known (a number, not negative). */
+    boolean useKnown() {
+      return used >= 0;
+    }
+
     /** The limit HBase holds: the lower of this law's and another loop's. */
     long held() {
       return Math.min(limit, inForce);
@@ -697,7 +702,7 @@ public final class ProtectionLaw {
       }
       moved = true;
       double half = Math.abs(Math.log((double) s.limit() / old)) / 2;
-      if (!(s.used() >= 0) || s.used() >= Math.min(old, s.limit()) * Math.exp(-half)) {
+      if (!s.useKnown() || s.used() >= Math.min(old, s.limit()) * Math.exp(-half)) {
         return false;
       }
     }
@@ -716,7 +721,7 @@ public final class ProtectionLaw {
     Map<String, Double> out = new HashMap<>();
     for (Sheddable s : below) {
       double used = s.used();
-      out.put(s.id(), Double.isNaN(used) || used < 0 ? s.held() : Math.min(used, s.held()));
+      out.put(s.id(), s.useKnown() ? Math.min(used, s.held()) : s.held());
     }
     return out;
   }
@@ -795,7 +800,7 @@ public final class ProtectionLaw {
       }
       // from the limit HBase holds (a calibrated limit under this law's would otherwise make the cut a no-op)
       long from = s.held();
-      double base = Double.isNaN(s.used()) || s.used() <= 0 ? from : Math.min(from, s.used());
+      double base = s.used() > 0 ? Math.min(from, s.used()) : from;
       long next = Math.max(s.floor(), Math.min(from - 1, Math.round(base * f)));
       memory.calm.put(s.id(), 0);
       memory.quiet.put(s.id(), 0);
@@ -804,11 +809,11 @@ public final class ProtectionLaw {
       }
       List<String> by = causes.get(s.id());
       by.forEach(p -> holding.computeIfAbsent(p, k -> new ArrayList<>()).add(s.id()));
-      boolean unknown = Double.isNaN(s.used()) || s.used() < 0;
-      String sizedBy = unknown ? " (its use not known: cut from its limit)"
+      String sizedBy = !s.useKnown() ? " (its use not known: cut from its limit)"
           : base < from ? String.format(java.util.Locale.ROOT, " (it used %.0f)", base) : "";
+      String why = String.join(whys.get(s.id()).equals(by) ? ", " : "; ", whys.get(s.id()));
       caps.put(s.id(), new Cap(next, Action.SQUEEZED, by, "squeezed from " + from + " to " + next
-          + " req/sec" + sizedBy + " for the latency of " + String.join(whys.get(s.id()).equals(by) ? ", " : "; ", whys.get(s.id())),
+          + " req/sec" + sizedBy + " for the latency of " + why,
           Math.max(next, Math.round(base))));
     }
     return new Squeezes(caps, holding, outOfCapacity);
@@ -825,7 +830,7 @@ public final class ProtectionLaw {
    * is then cut by {@code f}, as its whole cut.
    */
   static Map<String, Double> carried(double f, List<Sheddable> below) {
-    if (below.stream().anyMatch(s -> Double.isNaN(s.used()) || s.used() < 0)) {
+    if (below.stream().anyMatch(s -> !s.useKnown())) {
       return null;
     }
     Map<String, Double> load = loads(below);

@@ -331,26 +331,20 @@ class ProtectionIT {
         gauge.set(40);
         List<String> messages = new ArrayList<>();
         List<Cut> cuts = new ArrayList<>();
-        java.util.ArrayDeque<long[]> done = new java.util.ArrayDeque<>(); // {nanoTime, T's ops done}
+        TrailingRate tRate = new TrailingRate(tLoad::ok, 2);
         long from = System.nanoTime();
         long limit = 5000;
         // three cuts, or down to T's floor (a slow machine's T uses less, and its first cut is sized from that)
         long until = from + TimeUnit.SECONDS.toNanos(30L * WINDOW_S);
         while (cuts.size() < 3 && limit > floor && System.nanoTime() < until) {
           long now = System.nanoTime();
-          done.addLast(new long[] {now, tLoad.ok()});
-          while (now - done.peekFirst()[0] > TimeUnit.SECONDS.toNanos(2)) {
-            done.removeFirst();
-          }
+          long rate = tRate.sample();
           QosStatus q = qos(ns, "t");
           if (q != null && q.getMessage() != null && (messages.isEmpty()
               || !messages.get(messages.size() - 1).equals(q.getMessage()))) {
             messages.add(q.getMessage());
           }
           if (q != null && q.getLimit() != null && q.getLimit() < limit) {
-            long[] first = done.peekFirst();
-            double seconds = (now - first[0]) / 1e9;
-            long rate = seconds < 1 ? -1 : Math.round((tLoad.ok() - first[1]) / seconds);
             cuts.add(new Cut(TimeUnit.NANOSECONDS.toSeconds(now - from), limit, q.getLimit(), rate));
             limit = q.getLimit();
             if (cuts.size() == 1) {
@@ -446,17 +440,11 @@ class ProtectionIT {
           assertThat(qos(ns, "u").getObjectives().get(0).getJudgedPeriods()).isGreaterThanOrEqualTo(2);
         });
         own.gauge().set(40);
-        java.util.ArrayDeque<long[]> done = new java.util.ArrayDeque<>(); // {nanoTime, T's ops done}
+        TrailingRate tRate = new TrailingRate(tLoad::ok, window);
         long[] rate = {-1};
         QosStatus cut = await().ignoreException(NullPointerException.class).atMost(6L * window, TimeUnit.SECONDS)
             .pollInterval(200, TimeUnit.MILLISECONDS).until(() -> {
-              long now = System.nanoTime();
-              done.addLast(new long[] {now, tLoad.ok()});
-              while (now - done.peekFirst()[0] > TimeUnit.SECONDS.toNanos(window)) {
-                done.removeFirst();
-              }
-              double seconds = (now - done.peekFirst()[0]) / 1e9;
-              rate[0] = seconds < 1 ? -1 : Math.round((tLoad.ok() - done.peekFirst()[1]) / seconds);
+              rate[0] = tRate.sample();
               return qos(ns, "t");
             }, q -> q.getLimit() != null && q.getLimit() < ceiling);
         System.out.printf(Locale.ROOT, "protection IT on HBase 2.5.12 (/jmx): T did %d ops/s; %s%n", rate[0],
@@ -512,6 +500,30 @@ class ProtectionIT {
     // U stops: no operation counted in a period is Idle, not met
     await().ignoreException(NullPointerException.class).atMost(4L * WINDOW_S, TimeUnit.SECONDS).untilAsserted(() ->
         assertThat(qos(ns, "u").getObjectives().get(0).getVerdict()).isEqualTo("Idle"));
+  }
+
+  /** A client's rate over its last {@code seconds}, from its count of operations done, sampled when asked. */
+  static final class TrailingRate {
+    private final java.util.function.LongSupplier done;
+    private final long spanNanos;
+    private final java.util.ArrayDeque<long[]> samples = new java.util.ArrayDeque<>(); // {nanoTime, done}
+
+    TrailingRate(java.util.function.LongSupplier done, int seconds) {
+      this.done = done;
+      this.spanNanos = TimeUnit.SECONDS.toNanos(seconds);
+    }
+
+    /** Ops/s since the oldest sample within the span (-1: under 1 s of samples yet). */
+    long sample() {
+      long now = System.nanoTime();
+      long ok = done.getAsLong();
+      samples.addLast(new long[] {now, ok});
+      while (now - samples.peekFirst()[0] > spanNanos) {
+        samples.removeFirst();
+      }
+      double seconds = (now - samples.peekFirst()[0]) / 1e9;
+      return seconds < 1 ? -1 : Math.round((ok - samples.peekFirst()[1]) / seconds);
+    }
   }
 
   /** Another reader of a RegionServer's {@code /prometheus} (a monitoring agent's scrape), at a fixed interval. */

@@ -383,20 +383,23 @@ public final class ProtectionSim {
     double best = 0;
     long[] limits = new long[periods];
     boolean[] violated = new boolean[periods];
+    double[][] y = new double[periods][];
     for (double l = floor; l <= ceiling; l *= 1.02) {
       java.util.Arrays.fill(limits, Math.round(l));
+      for (int p = 0; p < periods; p++) {
+        y[p] = plant.at(l, p); // the same for every seed: only the noise and the drift are the seed's
+      }
       int met = 0;
       for (int i = 0; i < seeds; i++) {
         for (int p = 0; p < periods; p++) {
-          double[] y = plant.at(l, p);
-          violated[p] = y[1] * Math.exp(drift[i][p] + plant.noise() * noise[i][p]) > bound;
+          violated[p] = y[p][1] * Math.exp(drift[i][p] + plant.noise() * noise[i][p]) > bound;
         }
         int settle = settle(limits, violated);
         int after = 0;
         double sumT = 0;
         for (int p = settle; p < periods; p++) {
           after += violated[p] ? 1 : 0;
-          sumT += plant.at(l, p)[0];
+          sumT += y[p][0];
         }
         int n = Math.max(1, periods - settle);
         Result r = new Result(settle, (double) after / n, 0, sumT / n, oracleOps[i], 0, 0, Math.round(l));
