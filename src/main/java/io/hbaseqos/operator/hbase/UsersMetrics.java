@@ -159,13 +159,10 @@ public record UsersMetrics(Map<String, Map<String, Double>> servers, Map<String,
     return n;
   }
 
-  /** Per server, the user's cumulative successful operations (throttled Gets taken out, never its scans). */
-  public Map<String, Long> ops(String user, Set<String> ops) {
-    Map<String, Long> out = new LinkedHashMap<>();
-    servers.forEach((server, values) -> {
-      var c = RegionServerMetrics.counters(values, user, ops);
-      out.put(server, c.succeeded());
-    });
-    return out;
+  /** The user's counters on every server in this reading, as the counters port reads them from a sample. */
+  public io.hbaseqos.operator.calibration.CounterReading counters(String user, Set<String> ops) {
+    Map<String, io.hbaseqos.operator.calibration.ServerCounters> out = new LinkedHashMap<>();
+    servers.forEach((server, values) -> out.put(server, RegionServerMetrics.counters(values, user, ops)));
+    return new io.hbaseqos.operator.calibration.CounterReading(at(), out, true);
   }
 }

@@ -349,9 +349,10 @@ final class ProtectionStep {
     private UsersMetrics servers;
     private String serversProblem = "RegionServer metrics: not read";
     /**
-     * Per sheddable member, its counters from the same sample, when {@link #servers} could not be judged (a
-     * server answered from {@code /jmx}, before HBase 2.6: its histograms cannot be judged per period, its
-     * counters can, lagging by up to the metrics period): a use sizes a squeeze all the same.
+     * Per sheddable member, its counters from the RegionServers' sample: its use is their rate. Read
+     * whether or not the sample's histograms can be judged (a server answering from {@code /jmx}, before
+     * HBase 2.6, has counters but no histogram that can be judged per period), so a use sizes a squeeze
+     * on every release, from one path.
      */
     private final Map<String, CounterReading> counters = new HashMap<>();
     private CallQueues queues;
@@ -368,9 +369,10 @@ final class ProtectionStep {
 
     /**
      * Asks for every Prometheus objective, all before looking at any, then for the RegionServers' call
-     * queues (when an objective reads them) and metrics (when an objective reads HBase or a use is
-     * needed); false while any is being taken (the asker is woken when it is there). A read that fails or gives up on a server ends as that
-     * objective's problem, never as a wait.
+     * queues (when an objective reads them), their latencies (when an objective reads HBase) and each
+     * sheddable tenant's counters (its use); false while any is being taken (the asker is woken when it
+     * is there). A read that fails or gives up on a server ends as that objective's problem, never as a
+     * wait.
      */
     @Override
     public boolean ready(List<ProtectionLoops.Member> protecteds, List<ProtectionLoops.Member> sheddables,
@@ -414,7 +416,7 @@ final class ProtectionStep {
       }
       // the RegionServers' sample is judged when it is taken (its windows are handed over once): it is asked for
       // only once the step has everything else, so that a step that waits on Prometheus judges none
-      if (!pending && (hbaseObjective || !sheddables.isEmpty()) && servers == null) {
+      if (!pending && hbaseObjective && servers == null) {
         try {
           servers = m.allUserMetrics(since);
           serversProblem = null;
@@ -424,7 +426,8 @@ final class ProtectionStep {
           serversProblem = "RegionServer metrics: " + Errors.rootMessage(e);
         }
       }
-      if (!pending && servers == null && !protecteds.isEmpty()) {
+      // each sheddable tenant's counters, from the same sample: its use
+      if (!pending) {
         for (ProtectionLoops.Member s : sheddables) {
           String user = countedUser(byId.get(s.id()));
           if (user == null || counters.containsKey(s.id())) {
@@ -591,22 +594,14 @@ final class ProtectionStep {
         if (user == null) {
           continue; // HBase counts per user only: the use of a table or namespace is not known
         }
-        UsersMetrics values = servers;
         CounterReading counted = counters.get(m.id());
-        Map<String, Long> now;
-        Instant readAt;
-        if (values != null) {
-          now = values.ops(user, operations(t));
-          readAt = values.at();
-        } else if (counted != null) {
-          Map<String, Long> succeeded = new LinkedHashMap<>();
-          counted.servers().forEach((server, c) -> succeeded.put(server, c.succeeded()));
-          now = succeeded;
-          readAt = counted.at();
-        } else {
+        if (counted == null) {
           previous.remove(m.id());
           continue;
         }
+        Map<String, Long> now = new LinkedHashMap<>();
+        counted.servers().forEach((server, c) -> now.put(server, c.succeeded()));
+        Instant readAt = counted.at();
         // a rate between the readings' own times (a reading is taken before the reconcile that uses it)
         readAt = readAt != null ? readAt : at;
         Previous before = previous.put(m.id(), new Previous(readAt, now));

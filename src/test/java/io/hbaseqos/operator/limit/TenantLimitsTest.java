@@ -73,12 +73,29 @@ class TenantLimitsTest {
     }
   }
 
-  /** Metrics whose only source is every user's metrics, served by {@code read}. */
+  /**
+   * Metrics whose only source is every user's metrics, served by {@code read}: each ask for the latencies
+   * takes a new reading, and a user's counters come from the last one taken for the same moment, as the
+   * gateway serves both from one sample (a new reading when there is none).
+   */
   static ClusterMetrics servedBy(java.util.function.Supplier<UsersMetrics> read) {
     return new Unused() {
+      private UsersMetrics last;
+      private Instant lastFor;
+
       @Override
       public UsersMetrics allUserMetrics(Instant notBefore) {
-        return read.get();
+        last = read.get();
+        lastFor = notBefore;
+        return last;
+      }
+
+      @Override
+      public CounterReading userCounters(String user, Set<String> ops, Instant notBefore) {
+        if (last == null || !java.util.Objects.equals(notBefore, lastFor)) {
+          allUserMetrics(notBefore);
+        }
+        return last.counters(user, ops);
       }
     };
   }
@@ -689,6 +706,49 @@ class TenantLimitsTest {
       last = operator.decide(batch, SubjectQuota.empty(Subject.user("batch")), jmx, at[0]).qos();
     }
     return last;
+  }
+
+  /**
+   * A tenant's use comes from the counters port on every release, not from the metrics the latencies are
+   * judged on: here the two disagree (the latencies' sample counts batch at 4000 gets a second, its
+   * counters at 1000), and dash's miss on HBase's own histograms cuts batch from what its counters say.
+   */
+  @Test
+  void aUseIsReadFromTheCountersPortWhateverTheLatenciesAreReadFrom() {
+    List<Tenant> both = dashAndBatch();
+    long[] dashOps = {0};
+    double[] p99 = {1};
+    double[] judgedBatch = {0};
+    long[] counted = {0};
+    Instant[] at = {T0};
+    ClusterMetrics servers = new Unused() {
+      @Override
+      public UsersMetrics allUserMetrics(Instant notBefore) {
+        dashOps[0] += 100;
+        judgedBatch[0] += 30.0 * 4000;
+        String bucket = p99[0] > 50 ? "100_300" : "0_1";
+        return new UsersMetrics(Map.of("rs1", Map.of("users_user_dash_metric_get_num_ops", (double) dashOps[0],
+            "users_user_dash_metric_get_time_range_count_" + bucket, 100.0,
+            "users_user_dash_metric_get_99th_percentile", p99[0],
+            "users_user_batch_metric_get_num_ops", judgedBatch[0])), Map.of(), at[0]);
+      }
+
+      @Override
+      public CounterReading userCounters(String user, Set<String> ops, Instant notBefore) {
+        assertThat(user).isEqualTo("batch");
+        return new CounterReading(at[0], Map.of("rs1", new ServerCounters(counted[0], 0, 0, counted[0])), true);
+      }
+    };
+    QosStatus last = null;
+    for (int i = 0; i < 4 && (last == null || last.getLimit() == null || last.getLimit() >= 5000); i++) {
+      at[0] = T0.plusSeconds(30L * i);
+      counted[0] = 30_000L * i;
+      p99[0] = i == 0 ? 1 : 200;
+      limits.decide(both.get(0), SubjectQuota.empty(Subject.user("dash")), servers, at[0]);
+      last = limits.decide(both.get(1), SubjectQuota.empty(Subject.user("batch")), servers, at[0]).qos();
+    }
+    assertThat(last.getLimit()).as("cut from the use its counters show").isBetween(100L, 500L);
+    assertThat(last.getMessage()).contains("(it used 1000)");
   }
 
   /**
