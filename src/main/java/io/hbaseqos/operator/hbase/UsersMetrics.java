@@ -158,11 +158,4 @@ public record UsersMetrics(Map<String, Map<String, Double>> servers, Map<String,
     }
     return n;
   }
-
-  /** The user's counters on every server in this reading, as the counters port reads them from a sample. */
-  public io.hbaseqos.operator.calibration.CounterReading counters(String user, Set<String> ops) {
-    Map<String, io.hbaseqos.operator.calibration.ServerCounters> out = new LinkedHashMap<>();
-    servers.forEach((server, values) -> out.put(server, RegionServerMetrics.counters(values, user, ops)));
-    return new io.hbaseqos.operator.calibration.CounterReading(at(), out, true);
-  }
 }

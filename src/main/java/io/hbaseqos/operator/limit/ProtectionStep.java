@@ -601,9 +601,8 @@ final class ProtectionStep {
         }
         Map<String, Long> now = new LinkedHashMap<>();
         counted.servers().forEach((server, c) -> now.put(server, c.succeeded()));
-        Instant readAt = counted.at();
         // a rate between the readings' own times (a reading is taken before the reconcile that uses it)
-        readAt = readAt != null ? readAt : at;
+        Instant readAt = counted.at() != null ? counted.at() : at;
         Previous before = previous.put(m.id(), new Previous(readAt, now));
         if (before == null || !before.ops().keySet().equals(now.keySet())) {
           continue;

@@ -95,7 +95,7 @@ class TenantLimitsTest {
         if (last == null || !java.util.Objects.equals(notBefore, lastFor)) {
           allUserMetrics(notBefore);
         }
-        return last.counters(user, ops);
+        return io.hbaseqos.operator.hbase.SampledCounters.of(last, user, ops);
       }
     };
   }

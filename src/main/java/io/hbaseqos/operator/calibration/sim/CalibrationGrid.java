@@ -108,8 +108,9 @@ public final class CalibrationGrid {
                 .mapToDouble(r -> r.settlePeriods() < 0 ? Double.POSITIVE_INFINITY : r.settlePeriods()).sorted().toArray();
             double[] error = runs.stream().mapToDouble(Simulation.Result::steadyErrorPct).sorted().toArray();
             double settle95 = q95(settle);
+            String bold = share >= 0.8 ? "" : "**";
             System.out.printf(Locale.ROOT, "| %s | %s | %.2f | %.1f | %s%.0f%%%s | %s | %.1f%% | %.1f%% | %d |%n",
-                plant.name(), scenario, noise, dead, share >= 0.8 ? "" : "**", 100 * share, share >= 0.8 ? "" : "**",
+                plant.name(), scenario, noise, dead, bold, 100 * share, bold,
                 Double.isInfinite(settle95) ? "-" : String.format(Locale.ROOT, "%.0f", settle95),
                 runs.stream().mapToDouble(Simulation.Result::overshootPct).max().orElse(0), q95(error), wrong);
           }

@@ -217,9 +217,9 @@ public final class MixSim {
               double met = (double) runs.stream().filter(Result::met).count() / runs.size();
               cells++;
               passing += met >= 0.8 ? 1 : 0;
+              String bold = met >= 0.8 ? "" : "**";
               System.out.printf(Locale.ROOT, "| %s | %.1f | %.1f | %.1f | %.1fx | %s%.0f%%%s | %.0f | %.2f | %.2f "
-                  + "| %.0f%% |%n", shape, lag, noise, drift, factor, met >= 0.8 ? "" : "**", 100 * met,
-                  met >= 0.8 ? "" : "**",
+                  + "| %.0f%% |%n", shape, lag, noise, drift, factor, bold, 100 * met, bold,
                   ProtectionSim.q(runs.stream().mapToDouble(Result::settle).sorted().toArray(), 0.95),
                   ProtectionSim.q(runs.stream().mapToDouble(Result::violatedAfter).sorted().toArray(), 0.95),
                   ProtectionSim.q(runs.stream().mapToDouble(Result::share).sorted().toArray(), 0.5),

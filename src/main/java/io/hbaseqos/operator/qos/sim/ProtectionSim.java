@@ -341,9 +341,10 @@ public final class ProtectionSim {
               double fixed = bestFixed(plant, factor * unloaded / plant.p0(), floor, ceiling, periods, seed0, seeds);
               cells++;
               passing += met >= 0.8 ? 1 : 0;
+              String bold = met >= 0.8 ? "" : "**";
               System.out.printf(Locale.ROOT,
                   "| %s | %.1f | %.1f | %.1f | %.1fx | %s%.0f%%%s | %.0f | %.2f | %.2f | %.2f | %.0f%% |%n", shape, lag, noise,
-                  drift, factor, met >= 0.8 ? "" : "**", 100 * met, met >= 0.8 ? "" : "**",
+                  drift, factor, bold, 100 * met, bold,
                   q(runs.stream().mapToDouble(Result::settle).sorted().toArray(), 0.95),
                   q(runs.stream().mapToDouble(Result::violatedAfter).sorted().toArray(), 0.95),
                   q(runs.stream().mapToDouble(Result::share).sorted().toArray(), 0.5), alone, 100 * fixed);
