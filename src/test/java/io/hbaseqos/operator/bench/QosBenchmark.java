@@ -72,6 +72,9 @@ import java.util.function.Function;
  * another loop, so the sweep's limits and the policy are judged on the same footing; {@code any}
  * keeps the draw. Every period prints the loops T and U were served on (from the loops' CPU).
  *
+ * <p>{@code --warmup S} (20): seconds of U and T together before U is read alone for its unloaded p99;
+ * a server that starts slow for minutes loosens an objective taken from the first ones.
+ *
  * <p>{@code --hbase-version V --refresh-ms MS}: another HBase release (2.5.12: no quota reload on a
  * write) and its RegionServer's {@code hbase.quota.refresh.period}, declared on the HBaseCluster too.
  * A limit written there is in force only after up to two refreshes (the chore refetches a cached
@@ -149,6 +152,10 @@ public final class QosBenchmark {
       throw new IllegalArgumentException("--factor and --objective-ms are two ways to set one objective: give one");
     }
     int periods = Integer.parseInt(o.getOrDefault("periods", "24"));
+    int warmup = Integer.parseInt(o.getOrDefault("warmup", "20"));
+    if (warmup < 1) {
+      throw new IllegalArgumentException("--warmup is seconds, at least 1, not " + warmup);
+    }
     int levelPeriods = Integer.parseInt(o.getOrDefault("level-periods", "6"));
     List<Double> levels = Arrays.stream(o.getOrDefault("levels", "0.5,0.35,0.25,0.18,0.12,0.08").split(","))
         .filter(s -> !s.isBlank()).map(Double::parseDouble).toList();
@@ -193,7 +200,8 @@ public final class QosBenchmark {
       k8s.resource(tenant(ns, "t", "hb", user(load.tUser), Resources.t(ThrottleKind.REQUEST_NUMBER,
           UNTHROTTLED + "req/sec"))).create();
       load.startBatch();
-      load.measure(20); // warm up every path: caches, JIT, connections
+      // warm up every path (caches, JIT, connections) with T running: --warmup seconds, 20 by default
+      load.measure(warmup);
       List<Period> alonePeriods = alone(load, window, 6);
       List<Double> aloneP99 = alonePeriods.stream().map(Period::uP99).toList();
       double unloaded = median(aloneP99);
