@@ -75,6 +75,16 @@ import java.util.function.Function;
  * <p>{@code --warmup S} (20): seconds of U and T together before U is read alone for its unloaded p99;
  * a server that starts slow for minutes loosens an objective taken from the first ones.
  *
+ * <p>{@code --control-plane-nice N}: the kube-apiserver, etcd and Prometheus the run starts, at nice N, so
+ * that on a small machine they take only the CPU the RegionServer and the tenants leave, as a control plane
+ * on hosts of its own would (the operator runs in this JVM and keeps its priority).
+ *
+ * <p>{@code --limiter fixed|average} (fixed): the RegionServer's rate limiter. {@code fixed} is the
+ * FixedIntervalRateLimiter with a 100 ms refill that docs/operations.md recommends (every run so far ran on
+ * it): a refused client waits for the next refill. {@code average} is HBase's default AverageIntervalRateLimiter,
+ * whose tokens refill continuously: a refused client is told to retry within about a millisecond, and the
+ * RegionServer answers every retry.
+ *
  * <p>{@code --hbase-version V --refresh-ms MS}: another HBase release (2.5.12: no quota reload on a
  * write) and its RegionServer's {@code hbase.quota.refresh.period}, declared on the HBaseCluster too.
  * A limit written there is in force only after up to two refreshes (the chore refetches a cached
@@ -91,6 +101,46 @@ public final class QosBenchmark {
 
   public static void main(String[] args) {
     SyncBenchmark.runAndExit(QosBenchmark::run, args);
+  }
+
+  /** {@code --control-plane-nice N}: the kube-apiserver, etcd and Prometheus this run started, reniced to N (1 to 19). */
+  static void reniceControlPlane(int nice) throws Exception {
+    if (nice < 1 || nice > 19) {
+      throw new IllegalArgumentException("--control-plane-nice is 1 to 19, not " + nice);
+    }
+    Set<String> names = Set.of("kube-apiserver", "etcd", "prometheus");
+    List<String> pids = ProcessHandle.current().descendants()
+        .filter(p -> p.info().command().map(c -> names.contains(Path.of(c).getFileName().toString())).orElse(false))
+        .map(p -> String.valueOf(p.pid())).toList();
+    List<String> cmd = new ArrayList<>(List.of("renice", "-n", String.valueOf(nice), "-p"));
+    cmd.addAll(pids);
+    int rc = pids.isEmpty() ? -1 : new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        .redirectError(ProcessBuilder.Redirect.INHERIT).start().waitFor();
+    if (rc != 0) {
+      throw new IllegalStateException("could not renice the control plane (" + pids + "): renice exited " + rc);
+    }
+    System.out.printf(Locale.ROOT, "# control plane (kube-apiserver, etcd, Prometheus: pids %s) at nice %d%n",
+        String.join(" ", pids), nice);
+  }
+
+  /**
+   * {@code --limiter fixed|average}: what the RegionServer's site needs for it (nothing for {@code fixed},
+   * which {@link StandaloneHBase} runs by default).
+   */
+  static Map<String, String> limiterSite(Map<String, String> o) {
+    String limiter = o.getOrDefault("limiter", "fixed");
+    if (!List.of("fixed", "average").contains(limiter)) {
+      throw new IllegalArgumentException("--limiter is fixed or average, not " + limiter);
+    }
+    // HBase's default limiter refills its tokens continuously, so a throttled tenant's requests are spread out
+    return limiter.equals("average")
+        ? Map.of("hbase.quota.rate.limiter", "org.apache.hadoop.hbase.quotas.AverageIntervalRateLimiter")
+        : Map.of();
+  }
+
+  static String limiterName(Map<String, String> o) {
+    return limiterSite(o).isEmpty() ? "limiter FixedIntervalRateLimiter, 100 ms refill"
+        : "limiter AverageIntervalRateLimiter (HBase's default)";
   }
 
   /**
@@ -170,8 +220,11 @@ public final class QosBenchmark {
     if (refreshMs != null) {
       inForceMs = 2 * Long.parseLong(refreshMs) + 5000;
     }
-    StandaloneHBase hbase = new StandaloneHBase(Files.createTempDirectory("bench-qos"), refreshMs == null ? Map.of()
-        : Map.of("hbase.quota.refresh.period", refreshMs), o.get("hbase-version"));
+    Map<String, String> site = new LinkedHashMap<>(limiterSite(o));
+    if (refreshMs != null) {
+      site.put("hbase.quota.refresh.period", refreshMs);
+    }
+    StandaloneHBase hbase = new StandaloneHBase(Files.createTempDirectory("bench-qos"), site, o.get("hbase-version"));
     if (o.containsKey("hbase-jvm")) {
       hbase.memory(Arrays.asList(o.get("hbase-jvm").trim().split("\\s+")));
     }
@@ -194,8 +247,12 @@ public final class QosBenchmark {
       }
       k8s.resource(hc).create();
       KubeApi.awaitClusterReady(ns, "hb");
-      System.out.printf(Locale.ROOT, "# HBase %s, quota refresh period %s%n", o.getOrDefault("hbase-version",
-          "2.6.4"), refreshMs == null ? "5 s (reloaded on every write since 2.6.3)" : refreshMs + " ms");
+      System.out.printf(Locale.ROOT, "# HBase %s, quota refresh period %s, %s%n", o.getOrDefault("hbase-version",
+          "2.6.4"), refreshMs == null ? "5 s (reloaded on every write since 2.6.3)" : refreshMs + " ms",
+          limiterName(o));
+      if (o.containsKey("control-plane-nice")) {
+        reniceControlPlane(Integer.parseInt(o.get("control-plane-nice")));
+      }
       // T's TenantQuota from the start, its limit far above what it can do until the sweep sets one
       k8s.resource(tenant(ns, "t", "hb", user(load.tUser), Resources.t(ThrottleKind.REQUEST_NUMBER,
           UNTHROTTLED + "req/sec"))).create();

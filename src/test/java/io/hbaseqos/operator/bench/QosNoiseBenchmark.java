@@ -34,7 +34,8 @@ import org.apache.hadoop.hbase.quotas.ThrottleType;
  * of 10 s or more.
  *
  * <p>Run: {@code bin/benchmark qos-noise [--window 30] [--limits 6000,300] [--windows 3] [--restarts 0]
- * [--u-rate 400] [--u-threads 2] [--t-threads 32] [--client-loops per-tenant|shared]}.
+ * [--u-rate 400] [--u-threads 2] [--t-threads 32] [--client-loops per-tenant|shared] [--limiter fixed|average]}
+ * ({@code --limiter} as for {@code bin/benchmark qos}).
  */
 public final class QosNoiseBenchmark {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -57,8 +58,10 @@ public final class QosNoiseBenchmark {
         .map(Long::parseLong).toList();
     int restarts = Integer.parseInt(o.getOrDefault("restarts", "0"));
 
-    StandaloneHBase hbase = new StandaloneHBase(Files.createTempDirectory("bench-qos-noise"), Map.of());
+    StandaloneHBase hbase = new StandaloneHBase(Files.createTempDirectory("bench-qos-noise"),
+        QosBenchmark.limiterSite(o));
     hbase.start();
+    System.out.println("# " + QosBenchmark.limiterName(o));
     Map<String, List<Double>> p99s = new LinkedHashMap<>();
     try (LatencyTenants load = QosBenchmark.Tenants.of(o).start(hbase, window)) {
       Probe probe = new Probe(hbase, load, window, p99s);
