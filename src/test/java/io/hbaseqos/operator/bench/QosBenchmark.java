@@ -112,35 +112,18 @@ public final class QosBenchmark {
     List<String> pids = ProcessHandle.current().descendants()
         .filter(p -> p.info().command().map(c -> names.contains(Path.of(c).getFileName().toString())).orElse(false))
         .map(p -> String.valueOf(p.pid())).toList();
+    if (pids.isEmpty()) {
+      throw new IllegalStateException("--control-plane-nice: no kube-apiserver, etcd or Prometheus of this run found");
+    }
     List<String> cmd = new ArrayList<>(List.of("renice", "-n", String.valueOf(nice), "-p"));
     cmd.addAll(pids);
-    int rc = pids.isEmpty() ? -1 : new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+    int rc = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
         .redirectError(ProcessBuilder.Redirect.INHERIT).start().waitFor();
     if (rc != 0) {
       throw new IllegalStateException("could not renice the control plane (" + pids + "): renice exited " + rc);
     }
     System.out.printf(Locale.ROOT, "# control plane (kube-apiserver, etcd, Prometheus: pids %s) at nice %d%n",
         String.join(" ", pids), nice);
-  }
-
-  /**
-   * {@code --limiter fixed|average}: what the RegionServer's site needs for it (nothing for {@code fixed},
-   * which {@link StandaloneHBase} runs by default).
-   */
-  static Map<String, String> limiterSite(Map<String, String> o) {
-    String limiter = o.getOrDefault("limiter", "fixed");
-    if (!List.of("fixed", "average").contains(limiter)) {
-      throw new IllegalArgumentException("--limiter is fixed or average, not " + limiter);
-    }
-    // HBase's default limiter refills its tokens continuously, so a throttled tenant's requests are spread out
-    return limiter.equals("average")
-        ? Map.of("hbase.quota.rate.limiter", "org.apache.hadoop.hbase.quotas.AverageIntervalRateLimiter")
-        : Map.of();
-  }
-
-  static String limiterName(Map<String, String> o) {
-    return limiterSite(o).isEmpty() ? "limiter FixedIntervalRateLimiter, 100 ms refill"
-        : "limiter AverageIntervalRateLimiter (HBase's default)";
   }
 
   /**
@@ -220,7 +203,7 @@ public final class QosBenchmark {
     if (refreshMs != null) {
       inForceMs = 2 * Long.parseLong(refreshMs) + 5000;
     }
-    Map<String, String> site = new LinkedHashMap<>(limiterSite(o));
+    Map<String, String> site = new LinkedHashMap<>(StandaloneHBase.limiterSite(o.getOrDefault("limiter", "fixed")));
     if (refreshMs != null) {
       site.put("hbase.quota.refresh.period", refreshMs);
     }
@@ -249,7 +232,7 @@ public final class QosBenchmark {
       KubeApi.awaitClusterReady(ns, "hb");
       System.out.printf(Locale.ROOT, "# HBase %s, quota refresh period %s, %s%n", o.getOrDefault("hbase-version",
           "2.6.4"), refreshMs == null ? "5 s (reloaded on every write since 2.6.3)" : refreshMs + " ms",
-          limiterName(o));
+          "limiter " + StandaloneHBase.limiterName(o.getOrDefault("limiter", "fixed")));
       if (o.containsKey("control-plane-nice")) {
         reniceControlPlane(Integer.parseInt(o.get("control-plane-nice")));
       }

@@ -59,9 +59,9 @@ public final class QosNoiseBenchmark {
     int restarts = Integer.parseInt(o.getOrDefault("restarts", "0"));
 
     StandaloneHBase hbase = new StandaloneHBase(Files.createTempDirectory("bench-qos-noise"),
-        QosBenchmark.limiterSite(o));
+        StandaloneHBase.limiterSite(o.getOrDefault("limiter", "fixed")));
     hbase.start();
-    System.out.println("# " + QosBenchmark.limiterName(o));
+    System.out.println("# limiter " + StandaloneHBase.limiterName(o.getOrDefault("limiter", "fixed")));
     Map<String, List<Double>> p99s = new LinkedHashMap<>();
     try (LatencyTenants load = QosBenchmark.Tenants.of(o).start(hbase, window)) {
       Probe probe = new Probe(hbase, load, window, p99s);

@@ -56,17 +56,16 @@ public final class ThrottleBenchmark {
     List<Double> levels = Arrays.stream(o.getOrDefault("levels", scanLength > 0 ? "8,4,2,1,0.5,0.25"
             : "0.7,0.55,0.4,0.27,0.14").split(","))
         .filter(s -> !s.isBlank()).map(Double::parseDouble).toList();
-    boolean average = "average".equals(o.getOrDefault("limiter", "fixed"));
+    String limiter = o.getOrDefault("limiter", "fixed");
     int period = Integer.parseInt(o.getOrDefault("period", "10"));
     double tolerance = Double.parseDouble(o.getOrDefault("tolerance", "5"));
 
-    StandaloneHBase hbase = new StandaloneHBase(Files.createTempDirectory("bench-throttle"), average
-        ? Map.of("hbase.quota.rate.limiter", "org.apache.hadoop.hbase.quotas.AverageIntervalRateLimiter")
-        : Map.of());
+    StandaloneHBase hbase = new StandaloneHBase(Files.createTempDirectory("bench-throttle"),
+        StandaloneHBase.limiterSite(limiter));
     hbase.start();
     System.out.printf(Locale.ROOT, "# read + %s, %d YCSB threads per tenant, %d s per row, limiter %s%n",
-        scanLength > 0 ? "scan of " + scanLength + " rows per op (T)" : "read", threads, seconds, average
-            ? "AverageIntervalRateLimiter (HBase default)" : "FixedIntervalRateLimiter, 100 ms refill");
+        scanLength > 0 ? "scan of " + scanLength + " rows per op (T)" : "read", threads, seconds,
+        StandaloneHBase.limiterName(limiter));
     try (TwoTenants load = TwoTenants.start(hbase.clientConfiguration(), "bench_usertable", 5000, "bench-u",
         "bench-t", threads, scanLength); Admin admin = hbase.admin()) {
       load.measure(10); // warm up: caches, JIT, connections

@@ -55,6 +55,26 @@ public final class StandaloneHBase implements AutoCloseable {
   private Process process;
   private Connection connection;
 
+  /**
+   * The site a benchmark's {@code --limiter fixed|average} asks for: nothing for {@code fixed} (the
+   * FixedIntervalRateLimiter with a 100 ms refill, which this HBase runs by default), HBase's default
+   * AverageIntervalRateLimiter for {@code average}, whose tokens refill continuously; refused otherwise.
+   */
+  public static Map<String, String> limiterSite(String limiter) {
+    if (!List.of("fixed", "average").contains(limiter)) {
+      throw new IllegalArgumentException("--limiter is fixed or average, not " + limiter);
+    }
+    return limiter.equals("average")
+        ? Map.of("hbase.quota.rate.limiter", "org.apache.hadoop.hbase.quotas.AverageIntervalRateLimiter")
+        : Map.of();
+  }
+
+  /** The limiter {@link #limiterSite} runs, in words for a benchmark's header. */
+  public static String limiterName(String limiter) {
+    return limiterSite(limiter).isEmpty() ? "FixedIntervalRateLimiter, 100 ms refill"
+        : "AverageIntervalRateLimiter (HBase's default)";
+  }
+
   public StandaloneHBase(Path dir, Map<String, String> extraSite) {
     this(dir, extraSite, null);
   }
